@@ -1,0 +1,48 @@
+# Two commands matter: `make demo` (the main job) and `make test` (the full suite).
+# Both create their own virtual environment first; nothing depends on what is installed.
+
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: demo test lint typecheck unit bench collector system-deps venv clean
+
+demo: $(STAMP)
+	$(BIN)/otel-groundedness demo $(DEMO_ARGS)
+
+test: system-deps $(STAMP) collector lint typecheck
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+unit: $(STAMP)
+	$(BIN)/python -m pytest -m "not e2e and not instrumentation" $(PYTEST_ARGS)
+
+lint: $(STAMP)
+	$(BIN)/ruff check otel_groundedness tests benchmarks dashboards
+	$(BIN)/ruff format --check otel_groundedness tests benchmarks dashboards
+
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
+bench: $(STAMP)
+	$(BIN)/python -m benchmarks $(BENCH_ARGS)
+
+# Debian packages the end-to-end tests start (prometheus, alertmanager, chromium); idempotent.
+system-deps:
+	bash scripts/install-system-deps.sh
+
+# Custom OpenTelemetry Collector built from the official modules; cached in collector-config/bin.
+collector:
+	bash collector-config/build.sh
+
+venv: $(STAMP)
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	bash scripts/install-compat-venvs.sh
+	touch $(STAMP)
+
+clean:
+	rm -rf $(VENV) .venv-* .pytest_cache .mypy_cache .ruff_cache collector-config/bin

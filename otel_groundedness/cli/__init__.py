@@ -1,0 +1,1 @@
+"""The ``otel-groundedness`` command line: score, replay and demo subcommands."""

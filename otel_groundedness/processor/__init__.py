@@ -1,0 +1,1 @@
+"""OpenTelemetry SDK shells: the span and log-record processors and their worker."""

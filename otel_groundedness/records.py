@@ -1,0 +1,116 @@
+"""Neutral, SDK-free records that flow from adapters through pairing to scoring.
+
+``SpanRecord``/``LogEventRecord`` are what a producer (the live SDK, an OTLP file) hands
+in; ``SpanFacts``/``LogFacts`` are what a convention adapter reads off one of them; a
+``Turn`` is one answer paired with its evidence, ready to score.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from otel_groundedness.scoring.evidence_item import Evidence
+
+_EMPTY: Mapping[str, Any] = MappingProxyType({})
+
+
+@dataclass(frozen=True, slots=True)
+class SpanEventRecord:
+    """A span event (name, attributes, timestamp)."""
+
+    name: str
+    attributes: Mapping[str, Any] = _EMPTY
+    timestamp_ns: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class SpanRecord:
+    """A finished span as plain data. Ids are the integer forms the SDK uses."""
+
+    trace_id: int
+    span_id: int
+    parent_span_id: int | None
+    name: str
+    kind: str  # "INTERNAL", "CLIENT", "SERVER", "PRODUCER", "CONSUMER"
+    start_time_ns: int
+    end_time_ns: int
+    attributes: Mapping[str, Any] = _EMPTY
+    events: tuple[SpanEventRecord, ...] = ()
+    resource: Mapping[str, Any] = _EMPTY
+    scope: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class LogEventRecord:
+    """A log record that may carry GenAI content (event form), joined to spans by ids."""
+
+    trace_id: int
+    span_id: int
+    event_name: str
+    attributes: Mapping[str, Any] = _EMPTY
+    body: Any = None
+    timestamp_ns: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class TurnContext:
+    """Low-cardinality descriptors of a turn, used for metric attributes and reports."""
+
+    operation: str | None = None  # gen_ai.operation.name as normalised by the adapter
+    provider: str | None = None
+    request_model: str | None = None
+    response_model: str | None = None
+    agent_name: str | None = None
+    response_id: str | None = None
+    conversation_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SpanFacts:
+    """What one convention adapter found on one GenAI span.
+
+    ``answer`` is the final completion text (``None`` when the output is a tool call or
+    absent). ``evidence`` holds the tool results this span carries for the *current* turn
+    (after the last user message). ``is_agent`` marks a span whose end closes a subtree
+    (``invoke_agent``, OpenInference AGENT, AI SDK root). ``content_captured`` is False on
+    a recognised GenAI span that carries no message content at all; ``content_truncated``
+    is True when some JSON content could not be parsed whole.
+    """
+
+    convention: str
+    context: TurnContext
+    answer: str | None = None
+    evidence: tuple[Evidence, ...] = ()
+    user_prompt: str | None = None
+    is_agent: bool = False
+    is_tool: bool = False
+    content_captured: bool = True
+    content_truncated: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class LogFacts:
+    """What an adapter found on one event-form log record (same meaning as ``SpanFacts``)."""
+
+    convention: str
+    context: TurnContext = field(default_factory=TurnContext)
+    answer: str | None = None
+    evidence: tuple[Evidence, ...] = ()
+    user_prompt: str | None = None
+    content_truncated: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """One answer with the evidence and prompt that led to it: the unit that is scored."""
+
+    trace_id: int
+    span_id: int  # the span the result is attached to (the answer span)
+    answer: str
+    evidence: tuple[Evidence, ...]
+    user_prompt: str | None
+    context: TurnContext
+    evidence_truncated: bool = False

@@ -1,0 +1,1 @@
+"""Deterministic groundedness scoring (stdlib only)."""

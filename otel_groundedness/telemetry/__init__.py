@@ -1,0 +1,1 @@
+"""Everything the processor emits: names (``names``), instruments and records."""
