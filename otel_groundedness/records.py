@@ -17,12 +17,16 @@ from otel_groundedness.scoring.evidence_item import Evidence
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
 
 
+def _empty() -> Mapping[str, Any]:
+    return _EMPTY
+
+
 @dataclass(frozen=True, slots=True)
 class SpanEventRecord:
     """A span event (name, attributes, timestamp)."""
 
     name: str
-    attributes: Mapping[str, Any] = _EMPTY
+    attributes: Mapping[str, Any] = field(default_factory=_empty)
     timestamp_ns: int = 0
 
 
@@ -37,9 +41,9 @@ class SpanRecord:
     kind: str  # "INTERNAL", "CLIENT", "SERVER", "PRODUCER", "CONSUMER"
     start_time_ns: int
     end_time_ns: int
-    attributes: Mapping[str, Any] = _EMPTY
+    attributes: Mapping[str, Any] = field(default_factory=_empty)
     events: tuple[SpanEventRecord, ...] = ()
-    resource: Mapping[str, Any] = _EMPTY
+    resource: Mapping[str, Any] = field(default_factory=_empty)
     scope: str = ""
 
 
@@ -50,7 +54,7 @@ class LogEventRecord:
     trace_id: int
     span_id: int
     event_name: str
-    attributes: Mapping[str, Any] = _EMPTY
+    attributes: Mapping[str, Any] = field(default_factory=_empty)
     body: Any = None
     timestamp_ns: int = 0
 
