@@ -1,0 +1,1 @@
+"""The self-contained demo: a scripted local model server and an agent that talks to it."""
