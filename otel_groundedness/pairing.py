@@ -1,0 +1,358 @@
+"""Per-trace pairing of answers with the evidence that led to them, producing ``Turn``s.
+
+Pure and SDK-free: callers hand in neutral records with the facts an adapter read off them and an
+opaque ``handle`` (the live span); the buffer says when each handle may leave and whether a turn
+should be scored onto it. Time comes from an injected monotonic clock.
+
+Rules (docs/processor.md has the long form):
+- Evidence (tool results, event-form tool messages, a chat span's own tool inputs) accumulates per
+  trace, joined by trace id and deduplicated by tool-call id; parent links are not trusted.
+- A span with a final answer is released at once as a standalone turn, unless an agent span that
+  started no later than it is still open in the trace: then it is held until that agent ends.
+- An agent span ending claims the held answers it contains in time and scores one turn: its own
+  answer if it has one, else the last claimed answer. The score goes on the most specific span
+  carrying that text (the chat span rather than the agent); the other claimed spans leave unscored.
+- One answer is scored at most once per trace (same ``gen_ai.response.id`` or same text).
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Generic, Literal, TypeAlias, TypeVar
+
+from otel_groundedness.records import LogEventRecord, LogFacts, SpanFacts, SpanRecord, Turn, TurnContext
+from otel_groundedness.scoring.evidence_item import Evidence
+
+H = TypeVar("H")
+
+SkipReason: TypeAlias = Literal[
+    "no_answer", "content_not_captured", "malformed", "duplicate", "evicted", "not_final"
+]
+EvictionReason: TypeAlias = Literal["max_traces", "max_bytes", "ttl"]
+
+# Fixed per-item charge so that many small items still count against the byte budget.
+_ITEM_OVERHEAD_BYTES = 64
+
+
+@dataclass(frozen=True, slots=True)
+class PairingLimits:
+    """Bounds of the buffer: traces kept, estimated bytes per trace, idle seconds per trace."""
+
+    max_traces: int
+    max_trace_bytes: int
+    trace_ttl_s: float
+
+
+@dataclass(frozen=True, slots=True)
+class Release(Generic[H]):
+    """A handle the buffer lets go: score ``turn`` onto it, or forward it (``skip`` says why unscored)."""
+
+    handle: H
+    turn: Turn | None = None
+    skip: SkipReason | None = None
+
+
+@dataclass(slots=True)
+class Decisions(Generic[H]):
+    """What one buffer call decided: handles to release and traces evicted with pending work."""
+
+    releases: list[Release[H]] = field(default_factory=list)
+    evictions: list[EvictionReason] = field(default_factory=list)
+
+    def extend(self, other: Decisions[H]) -> None:
+        self.releases.extend(other.releases)
+        self.evictions.extend(other.evictions)
+
+
+@dataclass(slots=True)
+class _Answer(Generic[H]):
+    """A span carrying a final answer, held until its agent ends."""
+
+    handle: H
+    span_id: int
+    start_ns: int
+    end_ns: int
+    text: str
+    context: TurnContext
+    truncated: bool
+
+    @classmethod
+    def of(
+        cls, record: SpanRecord, handle: H, text: str, context: TurnContext, truncated: bool
+    ) -> _Answer[H]:
+        return cls(handle, record.span_id, record.start_time_ns, record.end_time_ns, text, context, truncated)
+
+
+@dataclass(slots=True)
+class _LogContent:
+    """Event-form content logged against one span, waiting for that span to end."""
+
+    answer: str | None = None
+    user_prompt: str | None = None
+    context: TurnContext | None = None
+    truncated: bool = False
+
+
+@dataclass(slots=True)
+class _TraceState(Generic[H]):
+    trace_id: int
+    last_seen: float
+    evidence: dict[tuple[Any, ...], Evidence] = field(default_factory=dict)
+    evidence_truncated: bool = False
+    user_prompt: str | None = None
+    logs: dict[int, _LogContent] = field(default_factory=dict)
+    held: list[_Answer[H]] = field(default_factory=list)
+    open_agents: dict[int, int] = field(default_factory=dict)  # span id -> start time (ns)
+    scored: set[str] = field(default_factory=set)
+    size: int = 0
+
+    @property
+    def pending(self) -> bool:
+        return bool(self.held or self.open_agents)
+
+
+def _estimate_size(value: Any) -> int:
+    if isinstance(value, str | bytes):
+        return len(value)
+    if isinstance(value, Mapping):
+        return sum(_estimate_size(k) + _estimate_size(v) for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return sum(_estimate_size(v) for v in value)
+    return 8
+
+
+def _evidence_key(item: Evidence) -> tuple[Any, ...]:
+    source = item.source_id.strip() if item.source_id else ""
+    if source:
+        return ("id", item.kind, source)
+    return ("content", item.kind, repr(item.content))
+
+
+def _answer_key(text: str) -> str:
+    return "text:" + " ".join(text.split())
+
+
+def _merge_context(primary: TurnContext, fallback: TurnContext | None) -> TurnContext:
+    if fallback is None:
+        return primary
+    return TurnContext(
+        operation=primary.operation or fallback.operation,
+        provider=primary.provider or fallback.provider,
+        request_model=primary.request_model or fallback.request_model,
+        response_model=primary.response_model or fallback.response_model,
+        agent_name=primary.agent_name or fallback.agent_name,
+        response_id=primary.response_id or fallback.response_id,
+        conversation_id=primary.conversation_id or fallback.conversation_id,
+    )
+
+
+class PairingBuffer(Generic[H]):
+    """Bounded per-trace buffer turning span and log facts into scoreable ``Turn``s.
+
+    Not thread-safe: one worker thread owns it. Every handle passed to ``add_span`` comes back
+    exactly once in some ``Release`` (immediately, when its turn completes, on eviction, or from
+    ``drain``), except after ``reset``.
+    """
+
+    def __init__(self, limits: PairingLimits, clock: Callable[[], float]) -> None:
+        self._limits = limits
+        self._clock = clock
+        self._traces: OrderedDict[int, _TraceState[H]] = OrderedDict()
+
+    @property
+    def trace_count(self) -> int:
+        return len(self._traces)
+
+    def agent_started(self, trace_id: int, span_id: int, start_ns: int) -> Decisions[H]:
+        """Note an open agent span: answers that start after it wait for its end."""
+        decisions: Decisions[H] = Decisions()
+        state = self._state(trace_id, decisions)
+        state.open_agents[span_id] = start_ns
+        state.size += _ITEM_OVERHEAD_BYTES
+        self._enforce_bytes(trace_id, state, decisions)
+        return decisions
+
+    def add_log(self, record: LogEventRecord, facts: LogFacts) -> Decisions[H]:
+        """Take event-form content: evidence joins the trace, answers wait for their span."""
+        decisions: Decisions[H] = Decisions()
+        state = self._state(record.trace_id, decisions)
+        self._add_evidence(state, facts.evidence, facts.content_truncated)
+        if facts.user_prompt:
+            state.user_prompt = facts.user_prompt
+        if facts.answer is not None or facts.user_prompt or facts.context != TurnContext():
+            content = state.logs.setdefault(record.span_id, _LogContent())
+            if facts.answer is not None:
+                content.answer = facts.answer
+                state.size += len(facts.answer)
+            content.user_prompt = facts.user_prompt or content.user_prompt
+            content.context = _merge_context(facts.context, content.context)
+            content.truncated = content.truncated or facts.content_truncated
+            state.size += _ITEM_OVERHEAD_BYTES
+        self._enforce_bytes(record.trace_id, state, decisions)
+        return decisions
+
+    def add_span(self, record: SpanRecord, facts: SpanFacts, handle: H) -> Decisions[H]:
+        """Take one ended GenAI span; its handle is released now or held for its agent."""
+        decisions: Decisions[H] = Decisions()
+        state = self._state(record.trace_id, decisions)
+        logged = state.logs.pop(record.span_id, None)
+        answer = facts.answer if facts.answer is not None else (logged.answer if logged else None)
+        context = _merge_context(facts.context, logged.context if logged else None)
+        truncated = facts.content_truncated or (logged.truncated if logged else False)
+        self._add_evidence(state, facts.evidence, facts.content_truncated)
+        prompt = facts.user_prompt or (logged.user_prompt if logged else None)
+        if prompt:
+            state.user_prompt = prompt
+
+        if facts.is_agent or record.span_id in state.open_agents:
+            state.open_agents.pop(record.span_id, None)
+            agent = _Answer(
+                handle, record.span_id, record.start_time_ns, record.end_time_ns, "", context, truncated
+            )
+            captured = facts.content_captured or logged is not None
+            decisions.releases.extend(self._close_agent(state, agent, answer, captured))
+        elif answer is not None:
+            held = _Answer(
+                handle, record.span_id, record.start_time_ns, record.end_time_ns, answer, context, truncated
+            )
+            if any(start <= record.start_time_ns for start in state.open_agents.values()):
+                state.held.append(held)
+                state.size += len(answer) + _ITEM_OVERHEAD_BYTES
+            else:
+                decisions.releases.append(self._standalone(state, held))
+        elif facts.is_tool:
+            decisions.releases.append(Release(handle))
+        elif not facts.content_captured and logged is None:
+            decisions.releases.append(Release(handle, skip="content_not_captured"))
+        elif truncated:
+            decisions.releases.append(Release(handle, skip="malformed"))
+        else:
+            decisions.releases.append(Release(handle, skip="no_answer"))
+
+        if not state.open_agents and state.held:
+            decisions.releases.extend(self._standalone(state, held) for held in self._take_held(state))
+        self._enforce_bytes(record.trace_id, state, decisions)
+        return decisions
+
+    def expire(self) -> Decisions[H]:
+        """Drop traces idle for longer than the TTL; held answers leave unscored (``evicted``)."""
+        decisions: Decisions[H] = Decisions()
+        deadline = self._clock() - self._limits.trace_ttl_s
+        while self._traces:
+            trace_id, state = next(iter(self._traces.items()))
+            if state.last_seen > deadline:
+                break
+            self._evict(trace_id, "ttl", decisions)
+        return decisions
+
+    def drain(self) -> list[Release[H]]:
+        """Release everything (shutdown): each held answer is scored as a standalone turn."""
+        releases: list[Release[H]] = []
+        for state in self._traces.values():
+            releases.extend(self._standalone(state, held) for held in self._take_held(state))
+        self._traces.clear()
+        return releases
+
+    def reset(self) -> None:
+        """Forget all state without releasing (a forked child must not forward the parent's spans)."""
+        self._traces.clear()
+
+    # --- internals ---
+
+    def _state(self, trace_id: int, decisions: Decisions[H]) -> _TraceState[H]:
+        now = self._clock()
+        state = self._traces.get(trace_id)
+        if state is None:
+            while len(self._traces) >= self._limits.max_traces:
+                self._evict(next(iter(self._traces)), "max_traces", decisions)
+            state = _TraceState(trace_id=trace_id, last_seen=now)
+            self._traces[trace_id] = state
+        else:
+            state.last_seen = now
+            self._traces.move_to_end(trace_id)
+        return state
+
+    def _evict(self, trace_id: int, reason: EvictionReason, decisions: Decisions[H]) -> None:
+        state = self._traces.pop(trace_id)
+        # Idle evidence is retired silently; only traces with unfinished work count as evictions.
+        if state.pending:
+            decisions.evictions.append(reason)
+        decisions.releases.extend(Release(held.handle, skip="evicted") for held in state.held)
+
+    def _enforce_bytes(self, trace_id: int, state: _TraceState[H], decisions: Decisions[H]) -> None:
+        if state.size > self._limits.max_trace_bytes and trace_id in self._traces:
+            self._evict(trace_id, "max_bytes", decisions)
+
+    def _add_evidence(self, state: _TraceState[H], evidence: Iterable[Evidence], truncated: bool) -> None:
+        state.evidence_truncated = state.evidence_truncated or truncated
+        for item in evidence:
+            key = _evidence_key(item)
+            if key not in state.evidence:
+                state.evidence[key] = item
+                state.size += _estimate_size(item.content) + _ITEM_OVERHEAD_BYTES
+
+    def _take_held(self, state: _TraceState[H]) -> list[_Answer[H]]:
+        held, state.held = state.held, []
+        return held
+
+    def _turn(self, state: _TraceState[H], answer: _Answer[H], text: str, context: TurnContext) -> Turn:
+        return Turn(
+            trace_id=state.trace_id,
+            span_id=answer.span_id,
+            answer=text,
+            evidence=tuple(state.evidence.values()),
+            user_prompt=state.user_prompt,
+            context=context,
+            evidence_truncated=state.evidence_truncated or answer.truncated,
+        )
+
+    def _claim(self, state: _TraceState[H], keys: list[str]) -> bool:
+        """Record the answer keys as scored; False if any was scored before in this trace."""
+        if any(key in state.scored for key in keys):
+            return False
+        state.scored.update(keys)
+        return True
+
+    def _keys(self, text: str, context: TurnContext) -> list[str]:
+        keys = [_answer_key(text)]
+        if context.response_id:
+            keys.append("response:" + context.response_id)
+        return keys
+
+    def _standalone(self, state: _TraceState[H], held: _Answer[H]) -> Release[H]:
+        if not self._claim(state, self._keys(held.text, held.context)):
+            return Release(held.handle, skip="duplicate")
+        return Release(held.handle, turn=self._turn(state, held, held.text, held.context))
+
+    def _close_agent(
+        self, state: _TraceState[H], agent: _Answer[H], own_answer: str | None, captured: bool
+    ) -> list[Release[H]]:
+        contained = [
+            held for held in state.held if agent.start_ns <= held.start_ns and held.end_ns <= agent.end_ns
+        ]
+        if contained:
+            state.held = [held for held in state.held if held not in contained]
+            state.size -= sum(len(held.text) + _ITEM_OVERHEAD_BYTES for held in contained)
+        contained.sort(key=lambda held: held.end_ns)
+        if own_answer is None and not contained:
+            return [Release(agent.handle, skip="no_answer" if captured else "content_not_captured")]
+
+        text = own_answer if own_answer is not None else contained[-1].text
+        key = _answer_key(text)
+        target = next((held for held in reversed(contained) if _answer_key(held.text) == key), agent)
+        releases: list[Release[H]] = []
+        for held in contained:
+            if held is not target:
+                same = _answer_key(held.text) == key
+                releases.append(Release(held.handle, skip="duplicate" if same else "not_final"))
+        context = _merge_context(target.context, agent.context)
+        if target is not agent:
+            releases.append(Release(agent.handle, skip="duplicate" if own_answer is not None else None))
+        keys = self._keys(text, context)
+        if self._claim(state, keys):
+            releases.append(Release(target.handle, turn=self._turn(state, target, text, context)))
+        else:
+            releases.append(Release(target.handle, skip="duplicate"))
+        return releases

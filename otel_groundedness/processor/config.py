@@ -1,0 +1,145 @@
+"""Processor settings: one dataclass, each field with an ``OTEL_GROUNDEDNESS_*`` environment twin.
+
+An explicit constructor argument wins; otherwise the variable is read by the small ``_default_*``
+function beside it. A malformed variable is logged with its name and the default is used, so a
+typo in the environment never stops the application (the SDK's batch processors behave the same).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TypeVar
+
+_logger = logging.getLogger(__name__)
+
+OTEL_GROUNDEDNESS_ENABLED = "OTEL_GROUNDEDNESS_ENABLED"
+OTEL_GROUNDEDNESS_MAX_QUEUE_SIZE = "OTEL_GROUNDEDNESS_MAX_QUEUE_SIZE"
+OTEL_GROUNDEDNESS_MAX_TRACES = "OTEL_GROUNDEDNESS_MAX_TRACES"
+OTEL_GROUNDEDNESS_MAX_TRACE_BYTES = "OTEL_GROUNDEDNESS_MAX_TRACE_BYTES"
+OTEL_GROUNDEDNESS_TRACE_TTL_S = "OTEL_GROUNDEDNESS_TRACE_TTL_S"
+OTEL_GROUNDEDNESS_EMIT_SPAN_EVENT = "OTEL_GROUNDEDNESS_EMIT_SPAN_EVENT"
+OTEL_GROUNDEDNESS_EMIT_LOG_RECORD = "OTEL_GROUNDEDNESS_EMIT_LOG_RECORD"
+
+DEFAULT_MAX_QUEUE_SIZE = 2048
+DEFAULT_MAX_TRACES = 1024
+DEFAULT_MAX_TRACE_BYTES = 512 * 1024
+DEFAULT_TRACE_TTL_S = 60.0
+
+_T = TypeVar("_T")
+_TRUE = frozenset({"true", "1", "yes", "on"})
+_FALSE = frozenset({"false", "0", "no", "off"})
+
+
+def _parse_bool(text: str) -> bool:
+    value = text.strip().lower()
+    if value in _TRUE:
+        return True
+    if value in _FALSE:
+        return False
+    raise ValueError(text)
+
+
+def _parse_positive_int(text: str) -> int:
+    value = int(text.strip())
+    if value <= 0:
+        raise ValueError(text)
+    return value
+
+
+def _parse_positive_float(text: str) -> float:
+    value = float(text.strip())
+    if not value > 0 or value == float("inf"):
+        raise ValueError(text)
+    return value
+
+
+def _from_env(name: str, parse: Callable[[str], _T], default: _T) -> _T:
+    raw = os.environ.get(name)
+    if raw is None or not raw.strip():
+        return default
+    try:
+        return parse(raw)
+    except ValueError:
+        _logger.warning("Invalid value %r for %s; using the default %r.", raw, name, default)
+        return default
+
+
+def _default_enabled() -> bool:
+    return _from_env(OTEL_GROUNDEDNESS_ENABLED, _parse_bool, False)
+
+
+def _default_max_queue_size() -> int:
+    return _from_env(OTEL_GROUNDEDNESS_MAX_QUEUE_SIZE, _parse_positive_int, DEFAULT_MAX_QUEUE_SIZE)
+
+
+def _default_max_traces() -> int:
+    return _from_env(OTEL_GROUNDEDNESS_MAX_TRACES, _parse_positive_int, DEFAULT_MAX_TRACES)
+
+
+def _default_max_trace_bytes() -> int:
+    return _from_env(OTEL_GROUNDEDNESS_MAX_TRACE_BYTES, _parse_positive_int, DEFAULT_MAX_TRACE_BYTES)
+
+
+def _default_trace_ttl_s() -> float:
+    return _from_env(OTEL_GROUNDEDNESS_TRACE_TTL_S, _parse_positive_float, DEFAULT_TRACE_TTL_S)
+
+
+def _default_emit_span_event() -> bool:
+    return _from_env(OTEL_GROUNDEDNESS_EMIT_SPAN_EVENT, _parse_bool, True)
+
+
+def _default_emit_log_record() -> bool:
+    return _from_env(OTEL_GROUNDEDNESS_EMIT_LOG_RECORD, _parse_bool, True)
+
+
+def _positive(name: str, value: _T) -> _T:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
+        raise ValueError(f"{name} must be a positive number, got {value!r}")
+    return value
+
+
+def enabled_from_env() -> bool:
+    """Whether the zero-code path should install the processor (``OTEL_GROUNDEDNESS_ENABLED``)."""
+    return _default_enabled()
+
+
+@dataclass(frozen=True, slots=True)
+class ProcessorSettings:
+    """Bounds and switches of one processor; see ``docs/processor.md`` for the table."""
+
+    max_queue_size: int = DEFAULT_MAX_QUEUE_SIZE
+    max_traces: int = DEFAULT_MAX_TRACES
+    max_trace_bytes: int = DEFAULT_MAX_TRACE_BYTES
+    trace_ttl_s: float = DEFAULT_TRACE_TTL_S
+    emit_span_event: bool = True
+    emit_log_record: bool = True
+
+    @classmethod
+    def resolve(
+        cls,
+        *,
+        max_queue_size: int | None = None,
+        max_traces: int | None = None,
+        max_trace_bytes: int | None = None,
+        trace_ttl_s: float | None = None,
+        emit_span_event: bool | None = None,
+        emit_log_record: bool | None = None,
+    ) -> ProcessorSettings:
+        """Explicit arguments (validated, ``ValueError`` if out of range) over environment twins."""
+        return cls(
+            max_queue_size=_default_max_queue_size()
+            if max_queue_size is None
+            else _positive("max_queue_size", max_queue_size),
+            max_traces=_default_max_traces() if max_traces is None else _positive("max_traces", max_traces),
+            max_trace_bytes=_default_max_trace_bytes()
+            if max_trace_bytes is None
+            else _positive("max_trace_bytes", max_trace_bytes),
+            trace_ttl_s=_default_trace_ttl_s()
+            if trace_ttl_s is None
+            else _positive("trace_ttl_s", trace_ttl_s),
+            emit_span_event=_default_emit_span_event() if emit_span_event is None else emit_span_event,
+            emit_log_record=_default_emit_log_record() if emit_log_record is None else emit_log_record,
+        )

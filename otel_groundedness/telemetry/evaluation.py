@@ -1,0 +1,78 @@
+"""A ``GroundednessReport`` rendered as telemetry: span attributes, the semconv
+``gen_ai.evaluation.result`` attributes (span event and log record) and the explanation text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from otel_groundedness.scoring import AtomVerdict, GroundednessReport
+from otel_groundedness.telemetry import names
+
+AttributeValue = str | bool | int | float
+
+# The explanation is free text on a log record; keep it readable in one line of a log viewer.
+_MAX_LISTED_ATOMS = 3
+_MAX_EXPLANATION_CHARS = 300
+
+
+def span_attributes(report: GroundednessReport, evidence_truncated: bool) -> dict[str, AttributeValue]:
+    """Attributes added to the scored span (``gen_ai.evaluation.groundedness.*``); None values omitted."""
+    attributes: dict[str, AttributeValue] = {
+        names.ATTR_LABEL: report.label,
+        names.ATTR_ATOMS_TOTAL: report.total_atoms,
+        names.ATTR_ATOMS_SUPPORTED: len(report.supported),
+        names.ATTR_ATOMS_CONTRADICTED: len(report.contradicted),
+        names.ATTR_ATOMS_UNSUPPORTED: len(report.unsupported),
+        names.ATTR_EVIDENCE_TRUNCATED: bool(report.evidence_truncated or evidence_truncated),
+    }
+    if report.score is not None:
+        attributes[names.ATTR_SCORE] = float(report.score)
+        attributes[names.ATTR_SCORE_PERCENT] = round(report.score * 100)
+    if report.strict_pass is not None:
+        attributes[names.ATTR_STRICT_PASS] = bool(report.strict_pass)
+    if report.sentence_score is not None:
+        attributes[names.ATTR_SENTENCE_SCORE] = float(report.sentence_score)
+    return attributes
+
+
+def evaluation_attributes(report: GroundednessReport, response_id: str | None) -> dict[str, AttributeValue]:
+    """Attributes of the ``gen_ai.evaluation.result`` event, per the GenAI semantic conventions."""
+    attributes: dict[str, AttributeValue] = {
+        names.ATTR_EVALUATION_NAME: names.EVALUATION_NAME,
+        names.ATTR_EVALUATION_SCORE_LABEL: report.label,
+        names.ATTR_EVALUATION_EXPLANATION: explanation(report),
+    }
+    if report.score is not None:
+        attributes[names.ATTR_EVALUATION_SCORE_VALUE] = float(report.score)
+    if response_id:
+        attributes[names.ATTR_RESPONSE_ID] = response_id
+    return attributes
+
+
+def explanation(report: GroundednessReport) -> str:
+    """One line such as ``2 of 3 atoms supported; contradicted: $1,234,500 (digit_transposition)``."""
+    if report.no_factual_content:
+        return "no hard facts (money, percent, number, date, identifier) in the answer"
+    if report.no_evidence:
+        return f"{report.total_atoms} hard facts in the answer but no evidence to check them against"
+    parts = [f"{len(report.supported)} of {report.total_atoms} atoms supported"]
+    if report.contradicted:
+        parts.append("contradicted: " + _listing(report.contradicted, with_reason=True))
+    if report.unsupported:
+        parts.append("unsupported: " + _listing(report.unsupported, with_reason=False))
+    text = "; ".join(parts)
+    if len(text) > _MAX_EXPLANATION_CHARS:
+        text = text[: _MAX_EXPLANATION_CHARS - 1] + "…"
+    return text
+
+
+def _listing(verdicts: Sequence[AtomVerdict], *, with_reason: bool) -> str:
+    shown = []
+    for verdict in verdicts[:_MAX_LISTED_ATOMS]:
+        reason = verdict.reason if with_reason else None
+        shown.append(f"{verdict.text} ({reason})" if reason else verdict.text)
+    extra = len(verdicts) - len(shown)
+    if extra > 0:
+        shown.append(f"+{extra} more")
+    return ", ".join(shown)

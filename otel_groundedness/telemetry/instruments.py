@@ -1,0 +1,95 @@
+"""The processor's metric instruments, created from ``names.METRICS`` through the OTel Metrics API.
+
+Each recording keeps only the attribute keys its ``MetricSpec`` lists, so ids or content can never
+leak into metric attributes. Histograms carry explicit bucket advice (the SDK's default buckets would
+put every 0..1 score into one bucket).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from opentelemetry.metrics import (
+    CallbackOptions,
+    Counter,
+    Histogram,
+    Meter,
+    MeterProvider,
+    Observation,
+    get_meter,
+)
+
+from otel_groundedness.records import TurnContext
+from otel_groundedness.scoring import GroundednessReport
+from otel_groundedness.telemetry import names
+
+METER_NAME = "otel_groundedness"
+
+_BUCKETS: Mapping[str, tuple[float, ...]] = {
+    names.METRIC_SCORE.name: names.SCORE_BUCKETS,
+    names.METRIC_DURATION.name: names.LATENCY_BUCKETS_S,
+}
+_UNSCORED_LABELS = frozenset({"no_evidence", "no_factual_content"})
+
+
+def _select(spec: names.MetricSpec, values: Mapping[str, Any]) -> dict[str, Any]:
+    return {key: values[key] for key in spec.attributes if values.get(key) is not None}
+
+
+class GroundednessInstruments:
+    """Typed recording methods over the instruments in ``names.METRICS``."""
+
+    def __init__(self, meter_provider: MeterProvider | None, queue_size: Callable[[], int]) -> None:
+        meter = get_meter(METER_NAME, meter_provider=meter_provider)
+        self._queue_size = queue_size
+        self._counters: dict[str, Counter] = {}
+        self._histograms: dict[str, Histogram] = {}
+        for spec in names.METRICS:
+            self._create(meter, spec)
+
+    def _create(self, meter: Meter, spec: names.MetricSpec) -> None:
+        if spec.instrument == "counter":
+            self._counters[spec.name] = meter.create_counter(spec.name, spec.unit, spec.description)
+        elif spec.instrument == "histogram":
+            self._histograms[spec.name] = meter.create_histogram(
+                spec.name,
+                spec.unit,
+                spec.description,
+                explicit_bucket_boundaries_advisory=_BUCKETS[spec.name],
+            )
+        elif spec.instrument == "observable_gauge" and spec.name == names.METRIC_QUEUE_SIZE.name:
+            meter.create_observable_gauge(spec.name, [self._observe_queue], spec.unit, spec.description)
+        else:
+            raise ValueError(f"no recording path for metric {spec.name} ({spec.instrument})")
+
+    def _observe_queue(self, _options: CallbackOptions) -> Iterable[Observation]:
+        return [Observation(self._queue_size())]
+
+    def record_evaluation(self, report: GroundednessReport, context: TurnContext, duration_s: float) -> None:
+        """One evaluated turn: its label, its score (scored labels only), its atoms and its cost."""
+        turn = {
+            names.ATTR_EVALUATION_NAME: names.EVALUATION_NAME,
+            names.ATTR_PROVIDER: context.provider,
+            names.ATTR_REQUEST_MODEL: context.request_model,
+            names.ATTR_AGENT_NAME: context.agent_name,
+            names.ATTR_OPERATION: context.operation,
+            names.ATTR_EVALUATION_SCORE_LABEL: report.label,
+        }
+        self._counters[names.METRIC_TURNS.name].add(1, _select(names.METRIC_TURNS, turn))
+        if report.score is not None and report.label not in _UNSCORED_LABELS:
+            self._histograms[names.METRIC_SCORE.name].record(report.score, _select(names.METRIC_SCORE, turn))
+        atoms = self._counters[names.METRIC_ATOMS.name]
+        for verdict in (*report.supported, *report.contradicted, *report.unsupported):
+            values = {**turn, names.ATTR_ATOM_KIND: verdict.kind, names.ATTR_ATOM_VERDICT: verdict.verdict}
+            atoms.add(1, _select(names.METRIC_ATOMS, values))
+        self._histograms[names.METRIC_DURATION.name].record(duration_s, _select(names.METRIC_DURATION, turn))
+
+    def record_skip(self, reason: str) -> None:
+        self._counters[names.METRIC_SKIPPED.name].add(1, {names.ATTR_SKIP_REASON: reason})
+
+    def record_drop(self) -> None:
+        self._counters[names.METRIC_QUEUE_DROPPED.name].add(1)
+
+    def record_eviction(self, reason: str) -> None:
+        self._counters[names.METRIC_EVICTED.name].add(1, {names.ATTR_EVICTION_REASON: reason})
