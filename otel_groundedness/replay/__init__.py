@@ -1,0 +1,1 @@
+"""Offline replay: recorded OTLP traces and logs scored with the same engine as the live processor."""

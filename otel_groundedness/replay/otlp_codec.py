@@ -1,0 +1,134 @@
+"""OTLP trace/log export requests (protobuf messages) to neutral records and back.
+
+Decoding keeps what scoring needs (ids, names, kinds, times, attributes, events, resource,
+scope, log bodies); encoding writes the same fields, so a record survives a round trip.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from opentelemetry.proto.collector.logs.v1.logs_service_pb2 import ExportLogsServiceRequest
+from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
+from opentelemetry.proto.logs.v1.logs_pb2 import LogRecord, ResourceLogs, ScopeLogs
+from opentelemetry.proto.resource.v1.resource_pb2 import Resource
+from opentelemetry.proto.trace.v1.trace_pb2 import ResourceSpans, ScopeSpans, Span
+
+from otel_groundedness.processor.sdk_records import log_record_from_sdk
+from otel_groundedness.records import LogEventRecord, SpanEventRecord, SpanRecord
+from otel_groundedness.replay.otlp_values import (
+    attributes_from_key_values,
+    from_any_value,
+    to_any_value,
+    to_key_values,
+)
+
+_KIND_NAMES = {0: "INTERNAL", 1: "INTERNAL", 2: "SERVER", 3: "CLIENT", 4: "PRODUCER", 5: "CONSUMER"}
+_KIND_NUMBERS = {"INTERNAL": 1, "SERVER": 2, "CLIENT": 3, "PRODUCER": 4, "CONSUMER": 5}
+
+
+def spans_from_request(request: ExportTraceServiceRequest) -> Iterator[SpanRecord]:
+    """Every span of a trace export request, with its resource attributes and scope name."""
+    for resource_spans in request.resource_spans:
+        resource = attributes_from_key_values(resource_spans.resource.attributes)
+        for scope_spans in resource_spans.scope_spans:
+            for span in scope_spans.spans:
+                yield _span_record(span, resource, scope_spans.scope.name)
+
+
+def log_events_from_request(request: ExportLogsServiceRequest) -> Iterator[LogEventRecord]:
+    """Log records of a logs export request that are events tied to a span (others are skipped)."""
+    for resource_logs in request.resource_logs:
+        for scope_logs in resource_logs.scope_logs:
+            for log in scope_logs.log_records:
+                record = log_record_from_sdk(
+                    _int_id(log.trace_id),
+                    _int_id(log.span_id),
+                    log.event_name or None,
+                    attributes_from_key_values(log.attributes),
+                    from_any_value(log.body) if log.HasField("body") else None,
+                    log.time_unix_nano or log.observed_time_unix_nano,
+                )
+                if record is not None:
+                    yield record
+
+
+def request_from_spans(spans: Iterable[SpanRecord]) -> ExportTraceServiceRequest:
+    """A trace export request holding ``spans``, grouped by resource and scope."""
+    request = ExportTraceServiceRequest()
+    groups: dict[tuple[str, str], ScopeSpans] = {}
+    resources: dict[str, ResourceSpans] = {}
+    for record in spans:
+        resource_key = repr(sorted(record.resource.items()))
+        resource_spans = resources.get(resource_key)
+        if resource_spans is None:
+            resource_spans = request.resource_spans.add()
+            resource_spans.resource.CopyFrom(Resource(attributes=to_key_values(record.resource)))
+            resources[resource_key] = resource_spans
+        scope_spans = groups.get((resource_key, record.scope))
+        if scope_spans is None:
+            scope_spans = resource_spans.scope_spans.add()
+            scope_spans.scope.name = record.scope
+            groups[(resource_key, record.scope)] = scope_spans
+        scope_spans.spans.append(_span_message(record))
+    return request
+
+
+def request_from_log_events(events: Iterable[LogEventRecord]) -> ExportLogsServiceRequest:
+    """A logs export request holding ``events`` under one empty resource and scope."""
+    scope_logs = ScopeLogs()
+    for event in events:
+        log = LogRecord(
+            time_unix_nano=event.timestamp_ns,
+            trace_id=event.trace_id.to_bytes(16, "big"),
+            span_id=event.span_id.to_bytes(8, "big"),
+            event_name=event.event_name,
+            attributes=to_key_values(event.attributes),
+        )
+        if event.body is not None:
+            log.body.CopyFrom(to_any_value(event.body))
+        scope_logs.log_records.append(log)
+    return ExportLogsServiceRequest(resource_logs=[ResourceLogs(scope_logs=[scope_logs])])
+
+
+def _span_record(span: Span, resource: dict[str, Any], scope: str) -> SpanRecord:
+    return SpanRecord(
+        trace_id=_int_id(span.trace_id),
+        span_id=_int_id(span.span_id),
+        parent_span_id=_int_id(span.parent_span_id) or None,
+        name=span.name,
+        kind=_KIND_NAMES.get(span.kind, "INTERNAL"),
+        start_time_ns=span.start_time_unix_nano,
+        end_time_ns=span.end_time_unix_nano,
+        attributes=attributes_from_key_values(span.attributes),
+        events=tuple(
+            SpanEventRecord(event.name, attributes_from_key_values(event.attributes), event.time_unix_nano)
+            for event in span.events
+        ),
+        resource=resource,
+        scope=scope,
+    )
+
+
+def _span_message(record: SpanRecord) -> Span:
+    span = Span(
+        trace_id=record.trace_id.to_bytes(16, "big"),
+        span_id=record.span_id.to_bytes(8, "big"),
+        name=record.name,
+        kind=_KIND_NUMBERS.get(record.kind, 1),  # type: ignore[arg-type]
+        start_time_unix_nano=record.start_time_ns,
+        end_time_unix_nano=record.end_time_ns,
+        attributes=to_key_values(record.attributes),
+    )
+    if record.parent_span_id:
+        span.parent_span_id = record.parent_span_id.to_bytes(8, "big")
+    for event in record.events:
+        span.events.add(
+            time_unix_nano=event.timestamp_ns, name=event.name, attributes=to_key_values(event.attributes)
+        )
+    return span
+
+
+def _int_id(raw: bytes) -> int:
+    return int.from_bytes(raw, "big") if raw else 0

@@ -1,0 +1,1 @@
+"""Offline HTML report of scored turns: score distribution plot and worst turns with marked atoms."""
