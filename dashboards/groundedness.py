@@ -415,7 +415,9 @@ def _health() -> list[Builder[dashboard.Panel]]:
             width=6,
         )
         .with_target(_query("A", f"max({q.selector(names.METRIC_QUEUE_SIZE)})", "queued spans"))
-        .with_target(_query("B", q.sum_of("rate", names.METRIC_QUEUE_DROPPED), "dropped spans/s"))
+        .with_target(
+            _query("B", q.zero_if_absent(q.sum_of("rate", names.METRIC_QUEUE_DROPPED)), "dropped spans/s")
+        )
         .unit("short"),
         _timeseries(
             "Skipped turns by reason",
@@ -442,7 +444,7 @@ def _health() -> list[Builder[dashboard.Panel]]:
         .with_target(
             _query(
                 "A",
-                q.sum_of("rate", names.METRIC_EVICTED, q.EVICTION_REASON_LABEL),
+                q.zero_if_absent(q.sum_of("rate", names.METRIC_EVICTED, q.EVICTION_REASON_LABEL)),
                 f"{{{{{q.EVICTION_REASON_LABEL}}}}}",
             )
         )

@@ -37,6 +37,7 @@ LABEL_NO_FACTUAL_CONTENT = "no_factual_content"
 LABEL_UNGROUNDED = "ungrounded"
 VERDICT_CONTRADICTED = "contradicted"
 
+ZERO_FALLBACK = "or vector(0)"
 RATE_WINDOW = "$__rate_interval"
 RANGE_WINDOW = "$__range"
 
@@ -95,6 +96,12 @@ def quantile(
     """``histogram_quantile`` of a histogram instrument, one series per ``group`` value."""
     buckets = sum_of(function, spec, "le", *group, suffix="_bucket", window=window)
     return f"histogram_quantile({q}, {buckets})"
+
+
+def zero_if_absent(expr: str) -> str:
+    """``expr`` or a literal 0: counters of rare events (drops, evictions) have no series until the
+    first event, and "0" reads better than "No data" on a health panel."""
+    return f"{expr} {ZERO_FALLBACK}"
 
 
 def share_by(label: str, spec: MetricSpec, window: str = RATE_WINDOW) -> str:
