@@ -89,6 +89,10 @@ class ScoringWorker(Generic[T]):
     def queue_size(self) -> int:
         return self._items
 
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
     def submit(self, item: T) -> bool:
         """Enqueue without blocking; False if the queue is full or closed."""
         with self._lock:

@@ -1,0 +1,89 @@
+"""``GroundednessLogRecordProcessor``: feeds event-form GenAI content into the span processor's pairing.
+
+Instrumentations that log message content (``gen_ai.user.message``, ``gen_ai.tool.message``,
+``gen_ai.choice``, ``gen_ai.client.inference.operation.details``) instead of putting it on spans are
+joined to their span by trace and span id. Records are passed to ``downstream`` unchanged.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from opentelemetry.sdk._logs import LogRecordProcessor, ReadWriteLogRecord
+
+from otel_groundedness.processor.sdk_records import log_record_from_sdk
+from otel_groundedness.telemetry import names
+
+if TYPE_CHECKING:
+    from otel_groundedness.processor.span_processor import GroundednessSpanProcessor
+
+_logger = logging.getLogger(__name__)
+
+_GENAI_EVENT_PREFIX = "gen_ai."
+
+
+class GroundednessLogRecordProcessor(LogRecordProcessor):
+    """Add to the ``LoggerProvider``; shares the queue, worker and pairing of ``span_processor``."""
+
+    def __init__(
+        self,
+        span_processor: GroundednessSpanProcessor,
+        downstream: LogRecordProcessor | Sequence[LogRecordProcessor] = (),
+    ) -> None:
+        self._span_processor = span_processor
+        self._downstream = (downstream,) if isinstance(downstream, LogRecordProcessor) else tuple(downstream)
+
+    def on_emit(self, log_record: ReadWriteLogRecord) -> None:
+        try:
+            self._take(log_record)
+        except Exception:
+            _logger.debug("otel-groundedness: could not read a log record", exc_info=True)
+        for processor in self._downstream:
+            try:
+                processor.on_emit(log_record)
+            except Exception:
+                _logger.debug("otel-groundedness: downstream on_emit raised", exc_info=True)
+
+    def _take(self, log_record: ReadWriteLogRecord) -> None:
+        record = log_record.log_record
+        if not record.trace_id or not record.span_id:
+            return
+        flags = record.trace_flags
+        if flags is not None and not flags.sampled:
+            return
+        event = log_record_from_sdk(
+            record.trace_id,
+            record.span_id,
+            record.event_name,
+            # Copied: the SDK record stays writable for later processors.
+            dict(record.attributes or {}),
+            record.body,
+            record.timestamp,
+        )
+        # Our own evaluation records come back through the same provider; they are output, not input.
+        if (
+            event is not None
+            and event.event_name.startswith(_GENAI_EVENT_PREFIX)
+            and event.event_name != names.EVENT_EVALUATION_RESULT
+        ):
+            self._span_processor.submit_log_event(event)
+
+    def force_flush(self, timeout_millis: int = 30000) -> bool:
+        flushed = self._span_processor.flush_queue(timeout_millis / 1000)
+        for processor in self._downstream:
+            try:
+                flushed = processor.force_flush(timeout_millis) and flushed
+            except Exception:
+                _logger.debug("otel-groundedness: downstream force_flush raised", exc_info=True)
+                flushed = False
+        return flushed
+
+    def shutdown(self) -> None:
+        """Shuts ``downstream`` down; the shared worker stops with the span processor."""
+        for processor in self._downstream:
+            try:
+                processor.shutdown()
+            except Exception:
+                _logger.debug("otel-groundedness: downstream shutdown raised", exc_info=True)

@@ -1,0 +1,181 @@
+"""``GroundednessSpanProcessor``: wraps the exporting span processor(s) and scores GenAI answers.
+
+Hot path (application thread): ``on_end`` checks the sampled flag and whether the span is a GenAI
+span; other spans go downstream at once, GenAI spans are queued for the worker without blocking
+(queue full: forwarded unscored, drop counted). Reading, pairing and scoring run on the worker.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Sequence
+
+from opentelemetry._logs import LoggerProvider, get_logger
+from opentelemetry.context import Context
+from opentelemetry.metrics import MeterProvider
+from opentelemetry.sdk._logs import LogRecordProcessor
+from opentelemetry.sdk.trace import ReadableSpan, Span, SpanProcessor, SynchronousMultiSpanProcessor
+
+from otel_groundedness.conventions import is_genai_span
+from otel_groundedness.processor.config import ProcessorSettings
+from otel_groundedness.processor.engine import AgentStart, GroundednessEngine, WorkItem
+from otel_groundedness.processor.log_processor import GroundednessLogRecordProcessor
+from otel_groundedness.processor.worker import ScoringWorker
+from otel_groundedness.records import LogEventRecord
+from otel_groundedness.scoring import GroundednessPolicy
+from otel_groundedness.telemetry.instruments import GroundednessInstruments
+
+_logger = logging.getLogger(__name__)
+
+_SCOPE = "otel_groundedness"
+# The worker wakes at least this often to expire idle traces.
+_MAX_TICK_INTERVAL_S = 1.0
+# Matches the SDK batch processors' default shutdown budget.
+_SHUTDOWN_TIMEOUT_S = 30.0
+
+
+def _opens_agent(span: Span) -> bool:
+    """Whether a starting span is an agent whose end will close a subtree.
+
+    Only what is known at start can be used: util-genai sets no attributes before the span starts,
+    so the span name (``invoke_agent …``) is checked beside the operation and OpenInference kind.
+    """
+    if span.name.startswith("invoke_agent"):
+        return True
+    attributes = span.attributes
+    return bool(
+        attributes
+        and (
+            attributes.get("gen_ai.operation.name") == "invoke_agent"
+            or attributes.get("openinference.span.kind") == "AGENT"
+        )
+    )
+
+
+def _default_policy() -> GroundednessPolicy:
+    try:
+        return GroundednessPolicy.from_env()
+    except ValueError as error:
+        # The message names the variable; a typo must not stop the application.
+        _logger.warning("otel-groundedness: %s; using the default policy.", error)
+        return GroundednessPolicy()
+
+
+class GroundednessSpanProcessor(SpanProcessor):
+    """Scores GenAI answers for groundedness and forwards every span to ``downstream`` exactly once.
+
+    Scored spans are forwarded as an enriched copy (``gen_ai.evaluation.groundedness.*`` attributes
+    and a ``gen_ai.evaluation.result`` event); all others unchanged. Arguments left ``None`` come
+    from their ``OTEL_GROUNDEDNESS_*`` environment twins (see ``docs/processor.md``).
+    """
+
+    def __init__(
+        self,
+        downstream: SpanProcessor | Sequence[SpanProcessor],
+        *,
+        policy: GroundednessPolicy | None = None,
+        meter_provider: MeterProvider | None = None,
+        logger_provider: LoggerProvider | None = None,
+        max_queue_size: int | None = None,
+        max_traces: int | None = None,
+        max_trace_bytes: int | None = None,
+        trace_ttl_s: float | None = None,
+        emit_span_event: bool | None = None,
+        emit_log_record: bool | None = None,
+    ) -> None:
+        if isinstance(downstream, SpanProcessor):
+            self._downstream = downstream
+        else:
+            fan_out = SynchronousMultiSpanProcessor()
+            for processor in downstream:
+                fan_out.add_span_processor(processor)
+            self._downstream = fan_out
+        self.settings = ProcessorSettings.resolve(
+            max_queue_size=max_queue_size,
+            max_traces=max_traces,
+            max_trace_bytes=max_trace_bytes,
+            trace_ttl_s=trace_ttl_s,
+            emit_span_event=emit_span_event,
+            emit_log_record=emit_log_record,
+        )
+        self._instruments = GroundednessInstruments(meter_provider, lambda: self._worker.queue_size)
+        self._engine = GroundednessEngine(
+            self._downstream,
+            settings=self.settings,
+            policy=policy if policy is not None else _default_policy(),
+            instruments=self._instruments,
+            evaluation_logger=get_logger(_SCOPE, logger_provider=logger_provider),
+        )
+        self._worker: ScoringWorker[WorkItem] = ScoringWorker(
+            self._engine,
+            max_queue_size=self.settings.max_queue_size,
+            tick_interval_s=min(_MAX_TICK_INTERVAL_S, self.settings.trace_ttl_s / 4),
+        )
+
+    @property
+    def worker_errors(self) -> int:
+        """Errors caught on the worker thread so far (each logged once at debug level)."""
+        return self._engine.errors
+
+    def log_processor(
+        self, downstream: LogRecordProcessor | Sequence[LogRecordProcessor] = ()
+    ) -> GroundednessLogRecordProcessor:
+        """A log-record processor feeding event-form GenAI content into this processor's pairing."""
+        return GroundednessLogRecordProcessor(self, downstream)
+
+    def submit_log_event(self, record: LogEventRecord) -> None:
+        """Queue event-form content for pairing (used by the log-record processor); never blocks.
+
+        When the queue is full the record is skipped uncounted: ``groundedness.queue.dropped`` counts
+        spans, and spans from the same burst are dropped (and counted) too.
+        """
+        if not self._worker.closed:
+            self._worker.submit(record)
+
+    def flush_queue(self, timeout_s: float) -> bool:
+        """Process everything queued so far (spans and log events) within ``timeout_s``."""
+        return self._worker.flush(timeout_s)
+
+    def on_start(self, span: Span, parent_context: Context | None = None) -> None:
+        try:
+            self._downstream.on_start(span, parent_context=parent_context)
+        except Exception:
+            _logger.debug("otel-groundedness: downstream on_start raised", exc_info=True)
+        try:
+            context = span.context
+            if context is not None and context.trace_flags.sampled and _opens_agent(span):
+                self._worker.submit(AgentStart(context.trace_id, context.span_id, span.start_time or 0))
+        except Exception:
+            _logger.debug("otel-groundedness: on_start check failed", exc_info=True)
+
+    def on_end(self, span: ReadableSpan) -> None:
+        try:
+            context = span.context
+            candidate = bool(context and context.trace_flags.sampled and is_genai_span(span.attributes))
+        except Exception:
+            candidate = False
+        if not candidate or self._worker.closed:
+            self._engine.forward(span)
+        elif not self._worker.submit(span):
+            self._engine.record_drop()
+            self._engine.forward(span)
+
+    def force_flush(self, timeout_millis: int = 30000) -> bool:
+        """Score what is queued, then flush downstream. Answers waiting for an open agent stay held."""
+        deadline = time.monotonic() + timeout_millis / 1000
+        flushed = self._worker.flush(timeout_millis / 1000)
+        remaining_ms = max(0, int((deadline - time.monotonic()) * 1000))
+        try:
+            return self._downstream.force_flush(remaining_ms) and flushed
+        except Exception:
+            _logger.debug("otel-groundedness: downstream force_flush raised", exc_info=True)
+            return False
+
+    def shutdown(self) -> None:
+        """Score what is queued and held (within 30 s), forward the rest unscored, shut downstream."""
+        self._worker.shutdown(_SHUTDOWN_TIMEOUT_S)
+        try:
+            self._downstream.shutdown()
+        except Exception:
+            _logger.debug("otel-groundedness: downstream shutdown raised", exc_info=True)
