@@ -17,7 +17,6 @@ from otel_groundedness.report.highlight import atoms_of, segments
 from otel_groundedness.report.histogram_svg import histogram_svg
 
 WORST_TURNS = 20
-_CITATION_KEYS = ("citation", "nearest_evidence")
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,20 +68,23 @@ def worst_turns(turns: Sequence[Mapping[str, Any]], limit: int) -> list[Mapping[
 
 
 def describe_citation(atom: Mapping[str, Any]) -> str:
-    """A one-line account of where an atom's value was found (or the nearest evidence value)."""
-    for key in _CITATION_KEYS:
-        citation = atom.get(key)
-        if isinstance(citation, Mapping) and citation:
-            fields = [f"{name}={value}" for name, value in citation.items() if _is_shown(value)]
-            prefix = "nearest: " if key == "nearest_evidence" else ""
-            return prefix + ", ".join(fields)
-        if isinstance(citation, str) and citation:
-            return citation
-    return ""
+    """Where the atom's value was found (for a contradicted atom: the evidence it contradicts).
 
-
-def _is_shown(value: Any) -> bool:
-    return value is not None and value != "" and isinstance(value, str | int | float)
+    Reads like ``#1 get_invoice $.total = 1243500.0``: evidence item, tool, JSON path or character
+    span, and the evidence text; ``prompt`` stands for the user prompt.
+    """
+    citation = atom.get("citation")
+    if not isinstance(citation, Mapping):
+        return ""
+    index = citation.get("evidence_index")
+    parts = ["prompt" if index is None else f"#{index}"]
+    label = citation.get("name") or citation.get("source_id")
+    if label:
+        parts.append(str(label))
+    path = citation.get("path")
+    parts.append(str(path) if path else f"[{citation.get('start')}:{citation.get('end')}]")
+    described = f"{' '.join(parts)} = {citation.get('text', '')}"
+    return f"evidence says {described}" if atom.get("verdict") == "contradicted" else described
 
 
 def _worst_entry(turn: Mapping[str, Any]) -> dict[str, Any]:
