@@ -1,5 +1,20 @@
 #!/usr/bin/env bash
-# Extra virtual environments for instrumentation versions that cannot share the main one
-# (filled in by the instrumentation tests' owner; each venv is created only when missing).
+# Extra virtual environments for instrumentation versions that cannot share the main one.
+# Each venv is created only when missing (idempotent); a half-built one is removed so the next run retries.
 set -euo pipefail
-exit 0
+cd "$(dirname "$0")/.."
+PYTHON="${PYTHON:-python3}"
+
+# OpenLLMetry <=0.54 writes the indexed gen_ai.prompt.N.* form; the main venv has the JSON-form release.
+LEGACY_OPENLLMETRY=".venv-openllmetry-legacy"
+if [ ! -x "$LEGACY_OPENLLMETRY/bin/python" ] || [ ! -f "$LEGACY_OPENLLMETRY/.installed" ]; then
+    rm -rf "$LEGACY_OPENLLMETRY"
+    "$PYTHON" -m venv "$LEGACY_OPENLLMETRY"
+    "$LEGACY_OPENLLMETRY/bin/python" -m pip install --quiet \
+        "opentelemetry-instrumentation-openai==0.53.4" \
+        "opentelemetry-semantic-conventions-ai==0.5.1" \
+        "opentelemetry-sdk==1.45.2" \
+        "openai==3.57.0" \
+        "httpx==0.28.1"
+    touch "$LEGACY_OPENLLMETRY/.installed"
+fi

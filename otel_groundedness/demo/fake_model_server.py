@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sys
 import threading
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
@@ -76,8 +77,7 @@ class FakeModelServer:
         """Bind a free port on 127.0.0.1 and serve on a daemon thread."""
         if self._httpd is not None:
             return self
-        httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
-        httpd.daemon_threads = True
+        httpd = _QuietServer(("127.0.0.1", 0), _handler_for(self))
         self._httpd = httpd
         self._thread = threading.Thread(
             target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, name="fake-model-server", daemon=True
@@ -232,6 +232,15 @@ class _Reply:
             "model": self.model,
             "system_fingerprint": "fp_fake",
         }
+
+
+class _QuietServer(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """Clients closing idle keep-alive connections is normal; anything else is still reported."""
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
 
 
 def _handler_for(server: FakeModelServer) -> type[BaseHTTPRequestHandler]:

@@ -1,0 +1,188 @@
+"""OpenInference (Arize): LLM spans with flattened ``llm.input_messages.N.message.*`` /
+``llm.output_messages.N.message.*``, TOOL spans (``output.value``, possibly a serialized LangChain
+ToolMessage) and AGENT spans (the run's messages in ``output.value``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from otel_groundedness.conventions._common import TOOL_FINISH_REASONS, clean_id, span_source_id, text_attr
+from otel_groundedness.conventions._indexed import group_indexed, has_gaps
+from otel_groundedness.conventions._json import as_dict, as_list, as_text, decode
+from otel_groundedness.records import SpanFacts, SpanRecord, TurnContext
+from otel_groundedness.scoring.evidence_item import Evidence
+
+CONVENTION = "openinference"
+SPAN_KIND = "openinference.span.kind"
+_REDACTED = "__REDACTED__"  # what the OPENINFERENCE_HIDE_* switches write instead of content
+_ROLES = {  # LangChain message types and class names → chat roles
+    "ai": "assistant", "AIMessage": "assistant", "AIMessageChunk": "assistant",
+    "human": "user", "HumanMessage": "user", "tool": "tool", "ToolMessage": "tool",
+}  # fmt: skip
+
+
+def read(span: SpanRecord) -> SpanFacts | None:
+    kind = text_attr(span.attributes, SPAN_KIND)
+    if kind == "LLM":
+        return _read_llm(span)
+    if kind == "TOOL":
+        return _read_tool(span)
+    if kind == "AGENT":
+        return _read_agent(span)
+    return None
+
+
+def _read_llm(span: SpanRecord) -> SpanFacts:
+    attributes = span.attributes
+    inputs = group_indexed(attributes, "llm.input_messages.")
+    outputs = group_indexed(attributes, "llm.output_messages.")
+    start = next((i + 1 for i in reversed(inputs) if _role(inputs[i]) == "user" and _text(inputs[i])), 0)
+    names = {call_id: name for fields in inputs.values() for call_id, name in _tool_calls(fields)}
+    evidence: list[Evidence] = []
+    for index, fields in inputs.items():
+        content = _text(fields) if index >= start and _role(fields) == "tool" else None
+        if content is not None:
+            call_id = clean_id(fields.get("message.tool_call_id"))
+            name = text_attr(fields, "message.name") or names.get(call_id or "")
+            evidence.append(Evidence(content, call_id, name=name))
+    user = next(
+        (_text(inputs[i]) for i in reversed(inputs) if i < start and _role(inputs[i]) == "user"), None
+    )
+    return SpanFacts(
+        convention=CONVENTION,
+        context=_context(attributes, "chat", _response_id(attributes)),
+        answer=_answer(outputs.get(0), text_attr(attributes, "llm.finish_reason")),
+        evidence=tuple(evidence),
+        user_prompt=user,
+        content_captured=bool(inputs or outputs),
+        content_truncated=has_gaps(inputs),
+    )
+
+
+def _read_tool(span: SpanRecord) -> SpanFacts:
+    attributes = span.attributes
+    raw = attributes.get("output.value")
+    decoded = decode(raw)
+    message = _langchain_message(decoded.value)
+    content, call_id, name = raw, None, None
+    if message is not None and message[0] == "tool":
+        fields = message[1]
+        content, call_id, name = (
+            fields.get("content"),
+            clean_id(fields.get("tool_call_id")),
+            fields.get("name"),
+        )
+    source = clean_id(attributes.get("tool_call.id")) or call_id or span_source_id(span.span_id)
+    tool_name = text_attr(attributes, "tool.name") or as_text(name) or span.name
+    evidence = () if content is None or content == _REDACTED else (Evidence(content, source, name=tool_name),)
+    return SpanFacts(
+        convention=CONVENTION,
+        context=_context(attributes, "execute_tool", None),
+        evidence=evidence,
+        is_tool=True,
+        content_captured=bool(evidence),
+        content_truncated=decoded.truncated,
+    )
+
+
+def _read_agent(span: SpanRecord) -> SpanFacts:
+    """The answer is the last AI message of the run (or a plain-text output); tool messages are evidence."""
+    attributes = span.attributes
+    decoded = decode(attributes.get("output.value"))
+    answer, prompt = None, None
+    evidence: tuple[Evidence, ...] = ()
+    if isinstance(decoded.value, str):
+        answer = _visible(decoded.value)
+    else:
+        messages = [m for m in map(_langchain_message, as_list(as_dict(decoded.value).get("messages"))) if m]
+        start = next((i + 1 for i in range(len(messages) - 1, -1, -1) if messages[i][0] == "user"), 0)
+        prompt = as_text(messages[start - 1][1].get("content")) if start else None
+        current = messages[start:]
+        evidence = tuple(
+            Evidence(
+                fields["content"], clean_id(fields.get("tool_call_id")), name=as_text(fields.get("name"))
+            )
+            for role, fields in current
+            if role == "tool" and fields.get("content") is not None
+        )
+        finals = [f for role, f in current if role == "assistant" and not f.get("tool_calls")]
+        answer = _visible(as_text(finals[-1].get("content"))) if finals else None
+    agent_name = text_attr(attributes, "agent.name") or span.name
+    return SpanFacts(
+        convention=CONVENTION,
+        context=replace(_context(attributes, "invoke_agent", None), agent_name=agent_name),
+        answer=answer,
+        evidence=evidence,
+        user_prompt=prompt,
+        is_agent=True,
+        content_truncated=decoded.truncated,
+    )
+
+
+def _context(attributes: Mapping[str, Any], operation: str, response_id: str | None) -> TurnContext:
+    invocation = as_dict(decode(attributes.get("llm.invocation_parameters")).value)
+    model = text_attr(attributes, "llm.model_name")
+    return TurnContext(
+        operation=operation,
+        provider=text_attr(attributes, "llm.provider", "llm.system"),
+        request_model=as_text(invocation.get("model")) or model,
+        response_model=model,
+        response_id=response_id,
+        conversation_id=text_attr(attributes, "session.id"),
+    )
+
+
+def _response_id(attributes: Mapping[str, Any]) -> str | None:
+    """OpenInference has no response-id attribute; the id is inside the response JSON in ``output.value``."""
+    return as_text(as_dict(decode(attributes.get("output.value")).value).get("id"))
+
+
+def _answer(choice: Mapping[str, Any] | None, finish_reason: str | None) -> str | None:
+    if not choice or finish_reason in TOOL_FINISH_REASONS:
+        return None
+    if any(key.startswith("message.tool_calls.") for key in choice):
+        return None
+    return _text(choice)
+
+
+def _role(fields: Mapping[str, Any]) -> str | None:
+    return text_attr(fields, "message.role")
+
+
+def _text(fields: Mapping[str, Any]) -> str | None:
+    """``message.content``, or the concatenated text of ``message.contents.N.message_content.*``."""
+    content = text_attr(fields, "message.content")
+    if content is None:
+        parts = group_indexed(fields, "message.contents.")
+        content = "".join(text_attr(p, "message_content.text") or "" for p in parts.values()) or None
+    return _visible(content)
+
+
+def _tool_calls(fields: Mapping[str, Any]) -> list[tuple[str, str]]:
+    calls = group_indexed(fields, "message.tool_calls.").values()
+    return [
+        (call_id, name)
+        for call in calls
+        if (call_id := clean_id(call.get("tool_call.id")))
+        and (name := text_attr(call, "tool_call.function.name"))
+    ]
+
+
+def _langchain_message(value: Any) -> tuple[str, Mapping[str, Any]] | None:
+    """(role, fields) of a serialized LangChain message in either the ``{"type", "data"}`` form
+    (``messages_to_dict``) or the ``{"lc": 1, "id": [..., "AIMessage"], "kwargs"}`` form."""
+    message = as_dict(value)
+    if "data" in message:
+        role, fields = _ROLES.get(str(message.get("type"))), as_dict(message["data"])
+    elif "kwargs" in message:
+        path = as_list(message.get("id"))
+        role, fields = _ROLES.get(str(path[-1]) if path else ""), as_dict(message["kwargs"])
+    else:
+        return None
+    return (role, fields) if role else None
+
+
+def _visible(text: str | None) -> str | None:
+    return None if text == _REDACTED else text

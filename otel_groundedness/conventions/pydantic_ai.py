@@ -1,0 +1,53 @@
+"""Pydantic AI agent-run spans: ``final_result`` (the answer) and ``pydantic_ai.all_messages`` (the
+run's history in the semconv parts vocabulary, tool results under ``result`` in role ``user`` messages).
+
+Its chat and ``execute_tool`` spans, and Logfire's ``instrument_openai`` v2 spans (including the
+streaming sibling log span), are semconv-shaped and read by ``semconv``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from otel_groundedness.conventions import semconv_messages as msgs
+from otel_groundedness.conventions._common import semconv_context, text_attr
+from otel_groundedness.conventions._json import as_list, decode
+from otel_groundedness.records import SpanFacts, SpanRecord
+
+CONVENTION = "pydantic_ai"
+FINAL_RESULT = "final_result"
+ALL_MESSAGES = "pydantic_ai.all_messages"
+
+
+def claims(attributes: Mapping[str, Any]) -> bool:
+    return FINAL_RESULT in attributes or ALL_MESSAGES in attributes
+
+
+def read(span: SpanRecord) -> SpanFacts:
+    attributes = span.attributes
+    decoded = decode(attributes.get(ALL_MESSAGES))
+    messages = as_list(decoded.value)
+    context = semconv_context(attributes, "invoke_agent")
+    if context.request_model is None:
+        context = replace(context, request_model=text_attr(attributes, "model_name"))
+    if context.agent_name is None:
+        context = replace(context, agent_name=text_attr(attributes, "agent_name"))
+    return SpanFacts(
+        convention=CONVENTION,
+        context=context,
+        answer=_final_text(attributes.get(FINAL_RESULT)),
+        evidence=msgs.tool_results(messages, msgs.current_turn_start(messages)),
+        user_prompt=msgs.last_user_text(messages),
+        is_agent=True,
+        content_truncated=decoded.truncated,
+    )
+
+
+def _final_text(value: Any) -> str | None:
+    """The run's output: text as-is, a structured output as its JSON text."""
+    if value is None or value == "":
+        return None
+    return value if isinstance(value, str) else json.dumps(value, default=str)

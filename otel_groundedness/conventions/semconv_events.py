@@ -1,0 +1,71 @@
+"""GenAI content carried by log records: the ≤1.36 per-message events and the ≥1.37
+``gen_ai.client.inference.operation.details`` event (structured attributes, no body)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from otel_groundedness.conventions import semconv
+from otel_groundedness.conventions._common import TOOL_FINISH_REASONS, clean_id, semconv_context, text_attr
+from otel_groundedness.conventions._json import as_dict, as_list, decode
+from otel_groundedness.records import LogEventRecord, LogFacts
+from otel_groundedness.scoring.evidence_item import Evidence
+
+CONVENTION = "semconv_events"
+OPERATION_DETAILS = "gen_ai.client.inference.operation.details"
+USER_MESSAGE = "gen_ai.user.message"
+TOOL_MESSAGE = "gen_ai.tool.message"
+CHOICE = "gen_ai.choice"
+
+
+def read(record: LogEventRecord) -> LogFacts | None:
+    name = record.event_name
+    if name == OPERATION_DETAILS:
+        return _read_operation_details(record)
+    body = decode(record.body)
+    content = as_dict(body.value)
+    context = semconv_context(record.attributes, None)
+    if name == USER_MESSAGE:
+        return LogFacts(CONVENTION, context, user_prompt=_content_text(content.get("content")))
+    if name == TOOL_MESSAGE:
+        if content.get("content") is None:
+            return LogFacts(CONVENTION, context, content_truncated=body.truncated)
+        # OpenLLMetry's events mode writes no id: the pairing then keys the result on its span.
+        evidence = Evidence(content=content["content"], source_id=clean_id(content.get("id")))
+        return LogFacts(CONVENTION, context, evidence=(evidence,), content_truncated=body.truncated)
+    if name == CHOICE:
+        return LogFacts(CONVENTION, context, answer=_choice_answer(content), content_truncated=body.truncated)
+    return None
+
+
+def _read_operation_details(record: LogEventRecord) -> LogFacts:
+    attributes = record.attributes
+    facts = semconv.read_messages(attributes, agent=False)
+    return LogFacts(
+        convention=CONVENTION,
+        context=semconv_context(attributes, text_attr(attributes, "gen_ai.operation.name")),
+        answer=facts.answer,
+        evidence=facts.evidence,
+        user_prompt=facts.user_prompt,
+        content_truncated=facts.truncated,
+    )
+
+
+def _choice_answer(body: Any) -> str | None:
+    choice = as_dict(body)
+    message = as_dict(choice.get("message"))
+    if (
+        choice.get("finish_reason") in TOOL_FINISH_REASONS
+        or message.get("tool_calls")
+        or choice.get("tool_calls")
+    ):
+        return None
+    return _content_text(message.get("content"))
+
+
+def _content_text(content: Any) -> str | None:
+    """Message content as text: a string, or the text of a list of OpenAI-style content parts."""
+    if isinstance(content, str):
+        return content or None
+    texts = [as_dict(part).get("text") for part in as_list(content)]
+    return "".join(text for text in texts if isinstance(text, str)) or None

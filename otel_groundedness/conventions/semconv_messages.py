@@ -1,0 +1,109 @@
+"""The OTel GenAI (≥1.37) message-parts vocabulary: text, tool_call and tool_call_response parts.
+
+Works on decoded ``gen_ai.input.messages`` / ``gen_ai.output.messages`` lists (also Pydantic AI's
+``pydantic_ai.all_messages``), tolerating the variants seen in the wild: the tool result under
+``response``, ``result`` or ``output``; tool results in messages of role ``tool`` or ``user``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from otel_groundedness.conventions._common import TOOL_FINISH_REASONS, clean_id
+from otel_groundedness.conventions._json import as_dict, as_list
+from otel_groundedness.scoring.evidence_item import Evidence
+
+_TOOL_RESULT_PART_TYPES = frozenset({"tool_call_response", "tool_result"})
+# The spec's key first, then Pydantic AI and the early spec example, then openllmetry-js.
+_TOOL_RESULT_KEYS = ("response", "result", "output")
+
+
+def message_parts(message: Any) -> list[Mapping[str, Any]]:
+    return [as_dict(part) for part in as_list(as_dict(message).get("parts"))]
+
+
+def message_role(message: Any) -> str | None:
+    role = as_dict(message).get("role")
+    return role if isinstance(role, str) else None
+
+
+def message_text(message: Any) -> str:
+    """Concatenated content of the message's text parts."""
+    return "".join(
+        part["content"]
+        for part in message_parts(message)
+        if part.get("type") == "text" and isinstance(part.get("content"), str)
+    )
+
+
+def has_tool_call(message: Any) -> bool:
+    return any(part.get("type") == "tool_call" for part in message_parts(message))
+
+
+def current_turn_start(messages: list[Any]) -> int:
+    """Index just after the last user message with text: where the current turn's tool results begin.
+
+    Tool results can arrive in ``user`` messages (Pydantic AI format v5), so only a user message
+    that carries text counts as a new turn.
+    """
+    for index in range(len(messages) - 1, -1, -1):
+        if message_role(messages[index]) == "user" and message_text(messages[index]):
+            return index + 1
+    return 0
+
+
+def last_user_text(messages: list[Any]) -> str | None:
+    start = current_turn_start(messages)
+    return message_text(messages[start - 1]) if start else None
+
+
+def tool_results(messages: list[Any], start: int = 0) -> tuple[Evidence, ...]:
+    """Evidence for every tool-result part in ``messages[start:]``, named after its tool call."""
+    names = _tool_names(messages)
+    found: list[Evidence] = []
+    for message in messages[start:]:
+        for part in message_parts(message):
+            if part.get("type") not in _TOOL_RESULT_PART_TYPES:
+                continue
+            key = next((k for k in _TOOL_RESULT_KEYS if k in part), None)
+            if key is None or part[key] is None:
+                continue
+            call_id = clean_id(part.get("id")) or clean_id(part.get("toolCallId"))
+            name = part.get("name") if isinstance(part.get("name"), str) else names.get(call_id or "")
+            found.append(Evidence(content=part[key], source_id=call_id, name=name))
+    return tuple(found)
+
+
+def final_answer(output_messages: list[Any], span_finish_reasons: tuple[str, ...]) -> str | None:
+    """The text of the first output message, or None when the model stopped to call a tool."""
+    if not output_messages or any(reason in TOOL_FINISH_REASONS for reason in span_finish_reasons):
+        return None
+    message = output_messages[0]
+    if has_tool_call(message) or as_dict(message).get("finish_reason") in TOOL_FINISH_REASONS:
+        return None
+    return message_text(message) or None
+
+
+def agent_answer(output_messages: list[Any]) -> str | None:
+    """The text of the last assistant output message that has text, ignoring tool parts.
+
+    Agent spans (AI SDK 7 ``invoke_agent``) may put the final text, the tool calls and their
+    results into one output message; the text is the run's answer.
+    """
+    for message in reversed(output_messages):
+        if message_role(message) in (None, "assistant"):
+            text = message_text(message)
+            if text:
+                return text
+    return None
+
+
+def _tool_names(messages: list[Any]) -> dict[str, str]:
+    names: dict[str, str] = {}
+    for message in messages:
+        for part in message_parts(message):
+            call_id, name = clean_id(part.get("id")), part.get("name")
+            if part.get("type") == "tool_call" and call_id and isinstance(name, str):
+                names[call_id] = name
+    return names

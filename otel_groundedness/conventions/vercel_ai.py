@@ -1,0 +1,139 @@
+"""Vercel AI SDK ≤6 (and 7 with ``LegacyOpenTelemetry``): ``ai.*`` spans keyed by ``ai.operationId``.
+
+Root spans (``ai.generateText``, ``ai.streamText``) hold the run's answer; ``do*`` step spans hold the
+step's answer and, in ``ai.prompt.messages``, the tool results sent back; ``ai.toolCall`` spans hold
+one tool result. AI SDK 7's ``@ai-sdk/otel`` spans are plain semconv and handled there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from otel_groundedness.conventions._common import TOOL_FINISH_REASONS, clean_id, span_source_id, text_attr
+from otel_groundedness.conventions._json import as_dict, as_list, as_text, decode
+from otel_groundedness.records import SpanFacts, SpanRecord, TurnContext
+from otel_groundedness.scoring.evidence_item import Evidence
+
+CONVENTION = "vercel_ai"
+OPERATION_ID = "ai.operationId"
+_ROOTS = frozenset({"ai.generateText", "ai.streamText"})
+_STEPS = frozenset({"ai.generateText.doGenerate", "ai.streamText.doStream"})
+
+
+def read(span: SpanRecord) -> SpanFacts | None:
+    operation_id = text_attr(span.attributes, OPERATION_ID)
+    if operation_id == "ai.toolCall":
+        return _read_tool_call(span)
+    if operation_id in _ROOTS:
+        return _read_root(span)
+    if operation_id in _STEPS:
+        return _read_step(span)
+    return None
+
+
+def _read_tool_call(span: SpanRecord) -> SpanFacts:
+    attributes = span.attributes
+    raw = attributes.get("ai.toolCall.result")
+    source = clean_id(attributes.get("ai.toolCall.id")) or span_source_id(span.span_id)
+    name = text_attr(attributes, "ai.toolCall.name")
+    return SpanFacts(
+        convention=CONVENTION,
+        context=_context(attributes, "execute_tool"),
+        evidence=() if raw is None else (Evidence(raw, source, name=name),),
+        is_tool=True,
+        content_captured=raw is not None,
+        content_truncated=decode(raw).truncated,
+    )
+
+
+def _read_root(span: SpanRecord) -> SpanFacts:
+    attributes = span.attributes
+    prompt = decode(attributes.get("ai.prompt"))
+    request = as_dict(prompt.value)
+    user_prompt = as_text(request.get("prompt"))
+    if user_prompt is None:
+        messages = as_list(request.get("messages"))
+        user_prompt = _user_text(messages[_turn_start(messages) - 1]) if _turn_start(messages) else None
+    return SpanFacts(
+        convention=CONVENTION,
+        context=_context(attributes, "invoke_agent"),
+        answer=_answer(attributes),
+        user_prompt=user_prompt,
+        is_agent=True,
+        content_truncated=prompt.truncated,
+    )
+
+
+def _read_step(span: SpanRecord) -> SpanFacts:
+    attributes = span.attributes
+    raw = attributes.get("ai.prompt.messages")
+    decoded = decode(raw)
+    messages = as_list(decoded.value)
+    start = _turn_start(messages)
+    return SpanFacts(
+        convention=CONVENTION,
+        context=_context(attributes, "chat"),
+        answer=_answer(attributes),
+        evidence=_tool_results(messages[start:]),
+        user_prompt=_user_text(messages[start - 1]) if start else None,
+        content_captured=raw is not None or _text(attributes) is not None,
+        content_truncated=decoded.truncated,
+    )
+
+
+def _context(attributes: Mapping[str, Any], operation: str) -> TurnContext:
+    return TurnContext(
+        operation=operation,
+        provider=text_attr(attributes, "gen_ai.system", "ai.model.provider"),
+        request_model=text_attr(attributes, "gen_ai.request.model", "ai.model.id"),
+        response_model=text_attr(attributes, "ai.response.model", "gen_ai.response.model"),
+        agent_name=text_attr(attributes, "ai.telemetry.functionId"),
+        response_id=text_attr(attributes, "ai.response.id", "gen_ai.response.id"),
+    )
+
+
+def _text(attributes: Mapping[str, Any]) -> str | None:
+    # ai.result.* are the AI SDK 3/4 names of today's ai.response.*.
+    return text_attr(attributes, "ai.response.text", "ai.result.text")
+
+
+def _answer(attributes: Mapping[str, Any]) -> str | None:
+    finish = text_attr(attributes, "ai.response.finishReason", "ai.finishReason")
+    calls = as_list(
+        decode(attributes.get("ai.response.toolCalls", attributes.get("ai.result.toolCalls"))).value
+    )
+    if finish in TOOL_FINISH_REASONS or calls:
+        return None
+    return _text(attributes)
+
+
+def _turn_start(messages: list[Any]) -> int:
+    for index in range(len(messages) - 1, -1, -1):
+        if as_dict(messages[index]).get("role") == "user" and _user_text(messages[index]):
+            return index + 1
+    return 0
+
+
+def _user_text(message: Any) -> str | None:
+    """Text of a ModelMessage whose content is a string or a list of ``{"type": "text"}`` parts."""
+    content = as_dict(message).get("content")
+    if isinstance(content, str):
+        return content or None
+    texts = [as_dict(p).get("text") for p in as_list(content) if as_dict(p).get("type") == "text"]
+    return "".join(t for t in texts if isinstance(t, str)) or None
+
+
+def _tool_results(messages: list[Any]) -> tuple[Evidence, ...]:
+    """``tool-result`` parts: ``output: {type, value}`` in AI SDK 5+, ``result`` before."""
+    found: list[Evidence] = []
+    for message in messages:
+        for part in map(as_dict, as_list(as_dict(message).get("content"))):
+            if part.get("type") != "tool-result":
+                continue
+            output = part.get("output")
+            content = as_dict(output).get("value", output) if output is not None else part.get("result")
+            if content is not None:
+                name = as_text(part.get("toolName"))
+                found.append(Evidence(content, clean_id(part.get("toolCallId")), name=name))
+    return tuple(found)
