@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from opentelemetry.attributes import BoundedAttributes
 from opentelemetry.sdk.trace import Event, ReadableSpan
 from opentelemetry.sdk.util import BoundedList
+from opentelemetry.trace import Link
 from opentelemetry.util.types import AttributeValue
 
 
@@ -24,15 +25,17 @@ def enriched_copy(
 
     The copy is not re-limited: the added attributes never push out the span's own ones.
     """
-    merged = BoundedAttributes(maxlen=None, attributes={**span.attributes, **attributes}, immutable=True)
+    merged = BoundedAttributes(
+        maxlen=None, attributes={**(span.attributes or {}), **attributes}, immutable=True
+    )
     merged.dropped = span.dropped_attributes
-    events: BoundedList = BoundedList.from_seq(None, span.events)
+    events: BoundedList[Event] = BoundedList.from_seq(None, span.events)
     if event is not None:
         name, event_attributes = event
         # Stamped at the span end so that viewers draw it inside the span it evaluates.
         events.append(Event(name, dict(event_attributes), span.end_time))
     events.dropped = span.dropped_events
-    links: BoundedList = BoundedList.from_seq(None, span.links)
+    links: BoundedList[Link] = BoundedList.from_seq(None, span.links)
     links.dropped = span.dropped_links
     return ReadableSpan(
         name=span.name,
