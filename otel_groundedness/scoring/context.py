@@ -1,0 +1,64 @@
+"""Label words around a figure: what ties an answer atom to one specific evidence value.
+
+Two atoms share context when their label words intersect (``revenue`` in the answer sentence and
+in the JSON key ``total_revenue``); a near miss counts as a contradiction only with such a tie.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+_WORD = re.compile(r"[^\W\d_]{3,}")
+_CAMEL_BOUNDARY = re.compile(r"(?<=[a-z])(?=[A-Z])")
+# Words that appear next to any figure and so tie nothing to anything.
+_STOPWORD_TEXT = """
+    the and was were are for with from that this these those has have had its our your their you
+    they them than then there which who whom what when where while will would could should can may
+    might about around approximately roughly nearly almost some over under more less into onto per
+    not but all any each every also just only very was been being is be of in on at by to as an or
+    usd eur gbp jpy dollar dollars euro euros pound pounds percent per cent percentage point points
+    thousand thousands million millions billion billions trillion value values number figure figures"""
+_STOPWORDS = frozenset(_STOPWORD_TEXT.split())
+BEFORE_WINDOW = 60  # characters of label text read before a figure
+AFTER_WINDOW = 30  # and after it (labels mostly precede figures: "Revenue: $1.2M")
+_MAX_SIBLING_LABEL = 40
+
+
+def words(text: str) -> set[str]:
+    """Normalised label words of ``text``: lower-case, camelCase split, plural ``s`` dropped."""
+    found: set[str] = set()
+    for match in _WORD.finditer(_CAMEL_BOUNDARY.sub(" ", text)):
+        word = match.group().lower()
+        if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+            word = word[:-1]
+        if word not in _STOPWORDS:
+            found.add(word)
+    return found
+
+
+def window_words(text: str, start: int, end: int, lower: int = 0, upper: int | None = None) -> set[str]:
+    """Label words near ``text[start:end]`` (the figure itself excluded), kept inside [lower, upper)."""
+    upper = len(text) if upper is None else upper
+    before_start = max(lower, start - BEFORE_WINDOW)
+    line_break = text.rfind("\n", before_start, start)
+    if line_break >= 0:
+        before_start = line_break + 1
+    after_end = min(upper, end + AFTER_WINDOW)
+    line_break = text.find("\n", end, after_end)
+    if line_break >= 0:
+        after_end = line_break
+    return words(text[before_start:start]) | words(text[end:after_end])
+
+
+def json_words(keys: Iterable[str], siblings: Mapping[Any, Any] | None) -> set[str]:
+    """Label words of a JSON value: its keys up to the root and short sibling strings ("name": "Revenue")."""
+    found: set[str] = set()
+    for key in keys:
+        found |= words(key)
+    if siblings is not None:
+        for value in siblings.values():
+            if isinstance(value, str) and len(value) <= _MAX_SIBLING_LABEL:
+                found |= words(value)
+    return found

@@ -1,0 +1,310 @@
+"""``EvidenceIndex``: the evidence's atoms and raw scalars, indexed by kind and value.
+
+Built once per ``score`` call; every lookup costs O(candidates), never evidence × answer. Each
+structure is built on first use, so an answer without dates never pays for a date index.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections import defaultdict
+from collections.abc import Callable, Iterator
+from itertools import product
+
+from otel_groundedness.scoring import context
+from otel_groundedness.scoring.atoms import Atom, CalendarDate, Identifier, Quantity
+from otel_groundedness.scoring.digits import mantissa
+from otel_groundedness.scoring.evidence import Corpus, Fragment, RawScalar
+from otel_groundedness.scoring.report import Citation
+
+# Fragments are scanned in one extraction pass over their concatenation; this separator matches
+# nothing and stops every pattern, so no atom spans two fragments.
+_SEPARATOR = "\n\x1e\n"
+_EPSILON = 1e-9
+YEAR_RANGE = range(1900, 2100)  # raw JSON integers in this range also count as years
+
+DateReading = tuple[int | None, int | None, int | None]
+DateKey = tuple[int, int | None, int | None, int | None]  # (component mask, y, m, d projected)
+
+
+class Hit:
+    """One evidence value a lookup returned: an extracted atom or a raw scalar (``kind`` ``raw``).
+
+    ``number`` is the value on the scale of its group (a fraction ``0.153`` reads ``15.3`` in the
+    ``fraction`` group, matched against percents).
+    """
+
+    __slots__ = ("_words", "end", "kind", "number", "origin", "start", "tolerance", "value")
+
+    def __init__(
+        self,
+        kind: str,
+        origin: Fragment | RawScalar,
+        value: Quantity | CalendarDate | Identifier | None,
+        number: float = 0.0,
+        tolerance: float = 0.0,
+        start: int | None = None,
+        end: int | None = None,
+    ) -> None:
+        self.kind = kind
+        self.origin = origin
+        self.value = value
+        self.number = number
+        self.tolerance = tolerance
+        self.start = start
+        self.end = end
+        self._words: set[str] | None = None
+
+    @property
+    def text(self) -> str:
+        origin = self.origin
+        if isinstance(origin, RawScalar):
+            return origin.text
+        return origin.text[self.start : self.end]
+
+    @property
+    def currency(self) -> str | None:
+        if isinstance(self.origin, RawScalar):
+            return self.origin.currency
+        return self.value.currency if isinstance(self.value, Quantity) else None
+
+    @property
+    def unit(self) -> str | None:
+        return self.value.unit if isinstance(self.value, Quantity) else None
+
+    def words(self) -> set[str]:
+        """Label words tied to this value: JSON keys, short sibling labels, text around it."""
+        if self._words is None:
+            origin = self.origin
+            found = context.json_words(origin.path.labels() if origin.path else (), origin.siblings)
+            if isinstance(origin, Fragment) and self.start is not None and self.end is not None:
+                found |= context.window_words(origin.text, self.start, self.end)
+            self._words = found
+        return self._words
+
+    def citation(self) -> Citation:
+        origin = self.origin
+        source = origin.source
+        start, end = (origin.start, origin.end) if isinstance(origin, RawScalar) else (self.start, self.end)
+        return Citation(
+            evidence_index=source.index,
+            source_id=source.source_id,
+            source_kind=source.kind,
+            name=source.name,
+            path=None if origin.path is None else origin.path.render(),
+            start=start,
+            end=end,
+            text=self.text,
+        )
+
+
+class _NumericGroup:
+    """Values of one group sorted for range queries, plus a mantissa map for digit relations."""
+
+    __slots__ = ("_by_mantissa", "hits", "values")
+
+    def __init__(self, pairs: list[tuple[float, Hit]]) -> None:
+        pairs.sort(key=_first)
+        self.values = [value for value, _ in pairs]
+        self.hits = [hit for _, hit in pairs]
+        self._by_mantissa: dict[str, list[tuple[int, Hit]]] | None = None
+
+    def within(self, low: float, high: float) -> Iterator[Hit]:
+        values = self.values
+        index = bisect.bisect_left(values, low)
+        while index < len(values) and values[index] <= high:
+            yield self.hits[index]
+            index += 1
+
+    def nearest(self, target: float, low: float, high: float, limit: int) -> list[Hit]:
+        """Up to ``limit`` hits in [low, high], nearest to ``target`` first."""
+        values, hits = self.values, self.hits
+        right = bisect.bisect_left(values, target)
+        left = right - 1
+        found: list[Hit] = []
+        while len(found) < limit:
+            left_ok = left >= 0 and values[left] >= low
+            right_ok = right < len(values) and values[right] <= high
+            if not (left_ok or right_ok):
+                break
+            if right_ok and (not left_ok or values[right] - target <= target - values[left]):
+                found.append(hits[right])
+                right += 1
+            else:
+                found.append(hits[left])
+                left -= 1
+        return found
+
+    def with_mantissa(self, digits: str) -> list[tuple[int, Hit]]:
+        if self._by_mantissa is None:
+            by_mantissa: dict[str, list[tuple[int, Hit]]] = defaultdict(list)
+            for value, hit in zip(self.values, self.hits, strict=True):
+                reduced = mantissa(value)
+                if reduced is not None:
+                    by_mantissa[reduced.digits].append((reduced.exponent, hit))
+            self._by_mantissa = by_mantissa
+        return self._by_mantissa.get(digits, [])
+
+
+def _first(pair: tuple[float, Hit]) -> float:
+    return pair[0]
+
+
+def _names_minor_units(raw: RawScalar) -> bool:
+    return raw.path is not None and any(
+        "cent" in key.lower() or "minor" in key.lower() for key in raw.path.labels()
+    )
+
+
+class EvidenceIndex:
+    """Lookups over one call's evidence; see the module docstring."""
+
+    def __init__(self, corpus: Corpus, extract: Callable[[str], list[Atom]]) -> None:
+        self._corpus = corpus
+        self._numeric_hits: dict[str, list[Hit]] = {"money": [], "percent": [], "number": []}
+        self._date_hits: list[Hit] = []
+        self._identifier_hits: list[Hit] = []
+        self._extract_all(extract)
+        self._groups: dict[str, _NumericGroup] = {}
+        self._dates: dict[DateKey, list[tuple[Hit, DateReading]]] | None = None
+        self._identifiers: dict[tuple[str, str], list[Hit]] | None = None
+        self._identifier_lengths: dict[tuple[str, int], list[Hit]] | None = None
+
+    def _extract_all(self, extract: Callable[[str], list[Atom]]) -> None:
+        occurrences: dict[str, list[Fragment]] = {}
+        for fragment in self._corpus.fragments:
+            if fragment.text:
+                occurrences.setdefault(fragment.text, []).append(fragment)
+        texts = list(occurrences)
+        starts: list[int] = []
+        offset = 0
+        for text in texts:
+            starts.append(offset)
+            offset += len(text) + len(_SEPARATOR)
+        for atom in extract(_SEPARATOR.join(texts)):
+            position = bisect.bisect_right(starts, atom.start) - 1
+            text_start = starts[position]
+            if atom.end > text_start + len(texts[position]):
+                continue
+            start, end = atom.start - text_start, atom.end - text_start
+            for fragment in occurrences[texts[position]]:
+                self._add_atom(atom, fragment, start, end)
+
+    def _add_atom(self, atom: Atom, fragment: Fragment, start: int, end: int) -> None:
+        value = atom.value
+        if isinstance(value, Quantity):
+            hit = Hit(atom.kind, fragment, value, value.value, value.tolerance, start, end)
+            self._numeric_hits[atom.kind].append(hit)
+        elif isinstance(value, CalendarDate):
+            self._date_hits.append(Hit("date", fragment, value, start=start, end=end))
+        else:
+            self._identifier_hits.append(Hit("identifier", fragment, value, start=start, end=end))
+
+    # --- numbers -----------------------------------------------------------------------------
+
+    def group(self, name: str) -> _NumericGroup:
+        """Values of one group, built on first use.
+
+        ``money``/``percent``/``number``: extracted atoms. ``raw``: JSON scalars as they are.
+        ``fraction``: raw scalars in [-1, 1] times 100 (``0.153`` supports ``15.3%``). ``minor``:
+        raw integers under a key naming minor units (``amount_cents``) divided by 100.
+        """
+        built = self._groups.get(name)
+        if built is None:
+            pairs: list[tuple[float, Hit]]
+            if name == "raw":
+                pairs = [(raw.value, Hit("raw", raw, None, raw.value)) for raw in self._corpus.scalars]
+            elif name == "fraction":
+                pairs = [
+                    (raw.value * 100.0, Hit("fraction", raw, None, raw.value * 100.0))
+                    for raw in self._corpus.scalars
+                    if -1.0 <= raw.value <= 1.0
+                ]
+            elif name == "minor":
+                pairs = [
+                    (raw.value / 100.0, Hit("minor", raw, None, raw.value / 100.0))
+                    for raw in self._corpus.scalars
+                    if raw.value.is_integer() and _names_minor_units(raw)
+                ]
+            else:
+                pairs = [(hit.number, hit) for hit in self._numeric_hits[name]]
+            built = self._groups[name] = _NumericGroup(pairs)
+        return built
+
+    # --- dates -------------------------------------------------------------------------------
+
+    def dates(self, mask: int, reading: DateReading) -> list[tuple[Hit, DateReading]]:
+        """Evidence readings that state every component in ``mask`` (bits y=4, m=2, d=1) with these values."""
+        if self._dates is None:
+            self._dates = self._build_dates()
+        return self._dates.get(_date_key(mask, reading), [])
+
+    def _build_dates(self) -> dict[DateKey, list[tuple[Hit, DateReading]]]:
+        table: dict[DateKey, list[tuple[Hit, DateReading]]] = defaultdict(list)
+
+        def add(hit: Hit, reading: DateReading) -> None:
+            stated = date_mask(reading)
+            for mask in _SUBMASKS[stated]:
+                table[_date_key(mask, reading)].append((hit, reading))
+
+        for hit in self._date_hits:
+            assert isinstance(hit.value, CalendarDate)
+            for reading in hit.value.readings:
+                add(hit, reading)
+        for raw in self._corpus.scalars:
+            year = raw.value
+            if year.is_integer() and int(year) in YEAR_RANGE and not isinstance(raw.literal, float):
+                add(Hit("raw", raw, None, year), (int(year), None, None))
+        return table
+
+    # --- identifiers -------------------------------------------------------------------------
+
+    def identifiers(self, shape: str, normalized: str) -> list[Hit]:
+        if self._identifiers is None:
+            table: dict[tuple[str, str], list[Hit]] = defaultdict(list)
+            for hit in self._identifier_hits:
+                assert isinstance(hit.value, Identifier)
+                table[(hit.value.shape, hit.value.normalized)].append(hit)
+            self._identifiers = table
+        return self._identifiers.get((shape, normalized), [])
+
+    def identifiers_of_length(self, shape: str, length: int) -> list[Hit]:
+        if self._identifier_lengths is None:
+            table: dict[tuple[str, int], list[Hit]] = defaultdict(list)
+            for hit in self._identifier_hits:
+                assert isinstance(hit.value, Identifier)
+                table[(hit.value.shape, len(hit.value.normalized))].append(hit)
+            self._identifier_lengths = table
+        return self._identifier_lengths.get((shape, length), [])
+
+
+YEAR, MONTH, DAY = 4, 2, 1
+
+
+def date_mask(reading: DateReading) -> int:
+    year, month, day = reading
+    return (
+        (YEAR if year is not None else 0)
+        | (MONTH if month is not None else 0)
+        | (DAY if day is not None else 0)
+    )
+
+
+def _date_key(mask: int, reading: DateReading) -> DateKey:
+    year, month, day = reading
+    return (
+        mask,
+        year if mask & YEAR else None,
+        month if mask & MONTH else None,
+        day if mask & DAY else None,
+    )
+
+
+_SUBMASKS: dict[int, tuple[int, ...]] = {
+    stated: tuple(
+        mask
+        for mask in (y | m | d for y, m, d in product((0, YEAR), (0, MONTH), (0, DAY)))
+        if mask and mask & stated == mask
+    )
+    for stated in range(8)
+}

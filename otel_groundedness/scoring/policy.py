@@ -1,0 +1,202 @@
+"""``GroundednessPolicy``: every knob that tunes classification, validated once at construction.
+
+A policy is built directly, from a dict (``from_dict``) or from ``OTEL_GROUNDEDNESS_*`` environment
+variables (``from_env``); a bad value raises ``ValueError`` naming the field or variable.
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, fields
+from typing import Any, Literal, TypeAlias, cast, get_args
+
+from otel_groundedness.scoring.atoms import ATOM_KINDS, AtomKind
+
+LabelRule: TypeAlias = Literal["atom_ratio", "strict", "sentence"]
+LABEL_RULES: tuple[LabelRule, ...] = get_args(LabelRule)
+
+ENV_PREFIX = "OTEL_GROUNDEDNESS_"
+
+# The extraction package owns the locale packs; this tuple mirrors it so that a policy can be
+# validated without importing the extractor (tests assert both stay equal).
+SUPPORTED_LOCALES: tuple[str, ...] = ("en-US", "en-GB", "de-DE", "fr-FR")
+
+
+@dataclass(frozen=True, slots=True)
+class GroundednessPolicy:
+    """Classification knobs; none of them mutates, blocks or re-asks anything.
+
+    ``enabled_kinds``: atom kinds extracted and scored. ``include_user_prompt_as_evidence``: the
+    user's own words count as evidence. ``contradicted_band``: largest relative gap between an
+    answer figure and a context-related evidence figure that still reads as a corruption
+    (beyond it: unsupported). ``min_alert_score``: below it a turn is labelled ``ungrounded``.
+    ``max_evidence_bytes``: evidence scanned per call; the rest is cut and flagged.
+    ``min_number_digits``: bare numbers with fewer digits are ignored as noise. ``locale``: the
+    date-order and separator pack. ``label_rule``: which rule drives ``label``. ``anchor_date``:
+    resolves relative dates ("yesterday"); without it they are not extracted.
+    """
+
+    enabled_kinds: tuple[AtomKind, ...] = ATOM_KINDS
+    include_user_prompt_as_evidence: bool = True
+    contradicted_band: float = 0.15
+    min_alert_score: float = 0.8
+    max_evidence_bytes: int = 262_144
+    min_number_digits: int = 4
+    locale: str = "en-US"
+    label_rule: LabelRule = "atom_ratio"
+    anchor_date: datetime.date | None = field(default=None)
+
+    def __post_init__(self) -> None:
+        set_field = object.__setattr__
+        set_field(self, "enabled_kinds", _kinds(self.enabled_kinds, "enabled_kinds"))
+        _require(
+            isinstance(self.include_user_prompt_as_evidence, bool),
+            "include_user_prompt_as_evidence",
+            self.include_user_prompt_as_evidence,
+            "a bool",
+        )
+        set_field(self, "contradicted_band", _fraction(self.contradicted_band, "contradicted_band"))
+        set_field(self, "min_alert_score", _fraction(self.min_alert_score, "min_alert_score"))
+        _require(
+            _is_int(self.max_evidence_bytes) and self.max_evidence_bytes > 0,
+            "max_evidence_bytes",
+            self.max_evidence_bytes,
+            "a positive integer",
+        )
+        _require(
+            _is_int(self.min_number_digits) and 1 <= self.min_number_digits <= 30,
+            "min_number_digits",
+            self.min_number_digits,
+            "an integer from 1 to 30",
+        )
+        _require(self.locale in SUPPORTED_LOCALES, "locale", self.locale, f"one of {list(SUPPORTED_LOCALES)}")
+        _require(self.label_rule in LABEL_RULES, "label_rule", self.label_rule, f"one of {list(LABEL_RULES)}")
+        if isinstance(self.anchor_date, str):
+            set_field(self, "anchor_date", _iso_date(self.anchor_date, "anchor_date"))
+        _require(
+            self.anchor_date is None or type(self.anchor_date) is datetime.date,
+            "anchor_date",
+            self.anchor_date,
+            "an ISO date (YYYY-MM-DD) or None",
+        )
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> GroundednessPolicy:
+        """Build a policy from a plain mapping (e.g. parsed JSON); unknown keys are an error."""
+        if not isinstance(data, Mapping):
+            raise ValueError(f"policy must be a JSON object / mapping, got {type(data).__name__}")
+        unknown = sorted(set(data) - _FIELD_NAMES)
+        if unknown:
+            raise ValueError(f"unknown policy field(s) {unknown}; known: {sorted(_FIELD_NAMES)}")
+        return cls(**dict(data))
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] = os.environ) -> GroundednessPolicy:
+        """Build a policy from ``OTEL_GROUNDEDNESS_<FIELD>`` variables; empty values mean unset."""
+        values: dict[str, Any] = {}
+        for name, parse in _ENV_PARSERS.items():
+            variable = ENV_PREFIX + name.upper()
+            raw = environ.get(variable, "").strip()
+            if not raw:
+                continue
+            try:
+                values[name] = parse(raw)
+                cls(**{name: values[name]})  # validate alone so the error names this variable
+            except ValueError as error:
+                raise ValueError(f"{variable}={raw!r}: {error}") from None
+        return cls(**values)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form; ``from_dict(policy.to_dict()) == policy``."""
+        return {
+            "enabled_kinds": list(self.enabled_kinds),
+            "include_user_prompt_as_evidence": self.include_user_prompt_as_evidence,
+            "contradicted_band": self.contradicted_band,
+            "min_alert_score": self.min_alert_score,
+            "max_evidence_bytes": self.max_evidence_bytes,
+            "min_number_digits": self.min_number_digits,
+            "locale": self.locale,
+            "label_rule": self.label_rule,
+            "anchor_date": None if self.anchor_date is None else self.anchor_date.isoformat(),
+        }
+
+
+_FIELD_NAMES = frozenset(f.name for f in fields(GroundednessPolicy))
+
+
+def _require(ok: bool, name: str, value: object, expected: str) -> None:
+    if not ok:
+        raise ValueError(f"{name} must be {expected}, got {value!r}")
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _fraction(value: object, name: str) -> float:
+    ok = isinstance(value, int | float) and not isinstance(value, bool) and 0.0 <= float(value) <= 1.0
+    _require(ok, name, value, "a number from 0 to 1")
+    return float(cast(float, value))
+
+
+def _kinds(value: object, name: str) -> tuple[AtomKind, ...]:
+    if isinstance(value, str):
+        value = [part.strip() for part in value.split(",") if part.strip()]
+    _require(isinstance(value, Iterable), name, value, f"a non-empty subset of {list(ATOM_KINDS)}")
+    chosen = set(cast(Iterable[object], value))
+    ok = bool(chosen) and chosen <= set(ATOM_KINDS)
+    _require(ok, name, value, f"a non-empty subset of {list(ATOM_KINDS)}")
+    return tuple(kind for kind in ATOM_KINDS if kind in chosen)
+
+
+def _iso_date(value: str, name: str) -> datetime.date:
+    try:
+        return datetime.date.fromisoformat(value)
+    except ValueError:
+        raise ValueError(f"{name} must be an ISO date (YYYY-MM-DD), got {value!r}") from None
+
+
+def _parse_bool(raw: str) -> bool:
+    lowered = raw.lower()
+    if lowered in ("true", "1", "yes", "on"):
+        return True
+    if lowered in ("false", "0", "no", "off"):
+        return False
+    raise ValueError("expected true or false")
+
+
+def _parse_float(raw: str) -> float:
+    try:
+        return float(raw)
+    except ValueError:
+        raise ValueError("expected a number") from None
+
+
+def _parse_int(raw: str) -> int:
+    try:
+        return int(raw)
+    except ValueError:
+        raise ValueError("expected an integer") from None
+
+
+def _parse_kinds(raw: str) -> tuple[AtomKind, ...]:
+    return _kinds(raw, "enabled_kinds")
+
+
+def _parse_date(raw: str) -> datetime.date:
+    return _iso_date(raw, "anchor_date")
+
+
+_ENV_PARSERS: dict[str, Callable[[str], Any]] = {
+    "enabled_kinds": _parse_kinds,
+    "include_user_prompt_as_evidence": _parse_bool,
+    "contradicted_band": _parse_float,
+    "min_alert_score": _parse_float,
+    "max_evidence_bytes": _parse_int,
+    "min_number_digits": _parse_int,
+    "locale": str,
+    "label_rule": str,
+    "anchor_date": _parse_date,
+}

@@ -1,0 +1,187 @@
+"""``score()``: extract the answer's atoms, index the evidence, judge each atom, apply the rules."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from functools import partial
+from typing import Any
+
+from otel_groundedness.scoring import context, rules
+from otel_groundedness.scoring.atoms import Atom, CalendarDate, Quantity
+from otel_groundedness.scoring.evidence import collect
+from otel_groundedness.scoring.evidence_item import Evidence
+from otel_groundedness.scoring.index import DateReading, EvidenceIndex
+from otel_groundedness.scoring.policy import GroundednessPolicy
+from otel_groundedness.scoring.report import AtomVerdict, GroundednessReport, Label, NormalizedValue
+from otel_groundedness.scoring.sentences import sentence_spans
+from otel_groundedness.scoring.verdicts import Judgement, Words, judge
+
+DEFAULT_POLICY = GroundednessPolicy()
+
+
+def score(
+    answer: str,
+    evidence: Iterable[Any] | Evidence | Mapping[str, Any] | str | None,
+    *,
+    user_prompt: str | None = None,
+    policy: GroundednessPolicy | None = None,
+) -> GroundednessReport:
+    """Check the hard facts of ``answer`` against ``evidence`` (the tool results of the same turn).
+
+    ``evidence`` is an iterable of items (str, JSON-like values, JSON documents as str, or
+    ``Evidence``); a single str, mapping or ``Evidence`` counts as one item and ``None`` as none.
+    """
+    if not isinstance(answer, str):
+        raise TypeError(f"answer must be a str, got {type(answer).__name__}")
+    from otel_groundedness.scoring.extract import extract_atoms  # lands with the extraction package
+
+    policy = policy or DEFAULT_POLICY
+    extract = partial(
+        extract_atoms,
+        locale=policy.locale,
+        min_number_digits=policy.min_number_digits,
+        kinds=policy.enabled_kinds,
+        anchor=policy.anchor_date,
+    )
+    prompt = user_prompt if policy.include_user_prompt_as_evidence else None
+    corpus = collect(_items(evidence), prompt, policy.max_evidence_bytes)
+    atoms = extract(answer)
+    no_evidence = not corpus.has_tool_evidence
+    if not atoms:
+        label: Label = "no_evidence" if no_evidence else "no_factual_content"
+        return _vacuous(policy, no_evidence, corpus.truncated, label)
+    index = EvidenceIndex(corpus, extract)
+    spans = sentence_spans(answer, atoms)
+    sentence_of = _sentence_numbers(atoms, spans)
+    verdicts = []
+    for atom, sentence in zip(atoms, sentence_of, strict=True):
+        low, high = spans[sentence] if spans else (0, len(answer))
+        words = _lazy_words(answer, atom, low, high)
+        verdicts.append(_verdict(atom, judge(atom, index, words, policy.contradicted_band)))
+    return _report(policy, verdicts, sentence_of, no_evidence, corpus.truncated)
+
+
+def _items(evidence: Iterable[Any] | Evidence | Mapping[str, Any] | str | None) -> Iterable[Any]:
+    if evidence is None:
+        return ()
+    if isinstance(evidence, str | bytes | Mapping | Evidence):
+        return (evidence,)
+    return evidence
+
+
+def _sentence_numbers(atoms: list[Atom], spans: list[tuple[int, int]]) -> list[int]:
+    numbers = []
+    current = 0
+    for atom in atoms:
+        while current + 1 < len(spans) and spans[current][1] <= atom.start:
+            current += 1
+        numbers.append(current)
+    return numbers
+
+
+def _lazy_words(answer: str, atom: Atom, low: int, high: int) -> Words:
+    """Label words of the atom's sentence window, computed only if a rule asks for them."""
+    cache: list[set[str]] = []
+
+    def words() -> set[str]:
+        if not cache:
+            cache.append(context.window_words(answer, atom.start, atom.end, low, high))
+        return cache[0]
+
+    return words
+
+
+def _verdict(atom: Atom, judgement: Judgement) -> AtomVerdict:
+    hit = judgement.hit
+    citation = None if hit is None else hit.citation()
+    return AtomVerdict(
+        kind=atom.kind,
+        text=atom.text,
+        value=_normalized(atom, judgement.reading),
+        start=atom.start,
+        end=atom.end,
+        verdict=judgement.verdict,
+        reason=judgement.reason,
+        citation=citation,
+        nearest_evidence=citation.text
+        if citation is not None and judgement.verdict == "contradicted"
+        else None,
+    )
+
+
+def _normalized(atom: Atom, reading: DateReading | None) -> NormalizedValue:
+    value = atom.value
+    if isinstance(value, Quantity):
+        return value.value if math.isfinite(value.value) else None
+    if isinstance(value, CalendarDate):
+        readings = (reading,) if reading is not None else value.readings
+        return "|".join(_iso(r) for r in readings)
+    return value.normalized
+
+
+def _iso(reading: DateReading) -> str:
+    year, month, day = reading
+    text = f"{year:04d}" if year is not None else "-"
+    if month is not None:
+        text += f"-{month:02d}"
+        if day is not None:
+            text += f"-{day:02d}"
+    return text
+
+
+def _vacuous(
+    policy: GroundednessPolicy, no_evidence: bool, truncated: bool, label: Label
+) -> GroundednessReport:
+    return GroundednessReport(
+        score=None,
+        total_atoms=0,
+        supported=(),
+        contradicted=(),
+        unsupported=(),
+        no_factual_content=True,
+        no_evidence=no_evidence,
+        evidence_truncated=truncated,
+        label=label,
+        strict_pass=None,
+        sentence_score=None,
+        rule=policy.label_rule,
+    )
+
+
+def _report(
+    policy: GroundednessPolicy,
+    verdicts: list[AtomVerdict],
+    sentence_of: list[int],
+    no_evidence: bool,
+    truncated: bool,
+) -> GroundednessReport:
+    outcome = [verdict.verdict for verdict in verdicts]
+    supported = tuple(v for v in verdicts if v.verdict == "supported")
+    contradicted = tuple(v for v in verdicts if v.verdict == "contradicted")
+    unsupported = tuple(v for v in verdicts if v.verdict == "unsupported")
+    ratio: float | None = None
+    sentences: float | None = None
+    strict: bool | None = None
+    label: Label = "no_evidence"
+    if not no_evidence:
+        ratio = rules.atom_ratio(outcome)
+        sentences = rules.sentence_score(outcome, sentence_of)
+        strict = rules.strict_pass(outcome)
+        label = rules.label(
+            policy.label_rule, ratio, sentences, strict, len(contradicted), policy.min_alert_score
+        )
+    return GroundednessReport(
+        score=ratio,
+        total_atoms=len(verdicts),
+        supported=supported,
+        contradicted=contradicted,
+        unsupported=unsupported,
+        no_factual_content=False,
+        no_evidence=no_evidence,
+        evidence_truncated=truncated,
+        label=label,
+        strict_pass=strict,
+        sentence_score=sentences,
+        rule=policy.label_rule,
+    )

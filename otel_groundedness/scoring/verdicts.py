@@ -1,0 +1,275 @@
+"""Comparison rules: the verdict and reason for one answer atom against the evidence index.
+
+Numbers are supported within the answer's own stated precision. A miss is ``contradicted`` only
+when tied to one evidence value: a sign flip, a currency swap, a digit-level edit, a magnitude
+slip, or a near value (within ``contradicted_band``) that shares label words with the answer.
+Dates compare per component, identifiers by normalized form and by one edit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from otel_groundedness.scoring.atoms import Atom, AtomKind, CalendarDate, Identifier, Quantity
+from otel_groundedness.scoring.digits import mantissa, variants
+from otel_groundedness.scoring.index import DAY, MONTH, YEAR, DateReading, EvidenceIndex, Hit, date_mask
+from otel_groundedness.scoring.report import Verdict
+
+# Evidence groups an answer figure may match: money and bare numbers stand for each other (a
+# table cell "1,243,500" under "Revenue (USD)"), percent never matches either; raw JSON scalars
+# carry no surface form and match all three (the ``fraction`` and ``minor`` readings included).
+NUMERIC_GROUPS: dict[str, tuple[str, ...]] = {
+    "money": ("money", "number", "raw", "minor"),
+    "number": ("number", "money", "raw"),
+    "percent": ("percent", "raw", "fraction"),
+}
+_NEAR_CANDIDATES = 32  # near values examined for shared context, nearest first
+_MAX_MAGNITUDE_SLIP = 12  # powers of ten between "$4.8M" and "$4.8B"-style slips
+_DIGIT_RELATION_MIN_DIGITS = 3  # shorter figures are tied to evidence only by shared context
+_MAGNITUDE_MIN_DIGITS = 2
+
+Words = Callable[[], set[str]]
+
+
+@dataclass(frozen=True, slots=True)
+class Judgement:
+    verdict: Verdict
+    reason: str
+    hit: Hit | None = None
+    reading: DateReading | None = None  # the date reading that decided the verdict
+
+
+NOT_FOUND = Judgement("unsupported", "not_found")
+
+
+def judge(atom: Atom, index: EvidenceIndex, answer_words: Words, band: float) -> Judgement:
+    """Verdict for ``atom``; ``answer_words`` yields the label words around it (computed on demand)."""
+    value = atom.value
+    if isinstance(value, Quantity):
+        return _judge_quantity(atom, value, index, answer_words, band)
+    if isinstance(value, CalendarDate):
+        return _judge_date(atom, value, index, answer_words)
+    return _judge_identifier(atom, value, index)
+
+
+def _slack(value: float) -> float:
+    return 1e-9 * max(1.0, abs(value))
+
+
+def _compatible(kind: AtomKind, quantity: Quantity, hit: Hit) -> bool:
+    hit_unit = hit.unit
+    if quantity.unit is not None and hit_unit is not None and quantity.unit != hit_unit:
+        return False
+    if kind == "number" and quantity.unit is not None and hit.kind == "money":
+        return False  # "1500ms" is not "$1,500"
+    return not (kind == "money" and hit.kind == "number" and hit_unit is not None)
+
+
+def _currency_clash(quantity: Quantity, hit: Hit) -> bool:
+    hit_currency = hit.currency
+    return quantity.currency is not None and hit_currency is not None and quantity.currency != hit_currency
+
+
+def _shares_words(answer_words: Words, hit: Hit) -> bool:
+    return not answer_words().isdisjoint(hit.words())
+
+
+def _judge_quantity(
+    atom: Atom, quantity: Quantity, index: EvidenceIndex, answer_words: Words, band: float
+) -> Judgement:
+    kind = atom.kind
+    groups = [name for name in NUMERIC_GROUPS[kind] if index.group(name).values]
+    value = quantity.value
+    reach = quantity.tolerance + _slack(value)
+    best: Hit | None = None
+    clash: Hit | None = None
+    for name in groups:
+        for hit in index.group(name).within(value - reach, value + reach):
+            if not _compatible(kind, quantity, hit):
+                continue
+            if _currency_clash(quantity, hit):
+                clash = clash or hit
+            elif best is None or abs(hit.number - value) < abs(best.number - value):
+                best = hit
+    if best is not None:
+        return Judgement(
+            "supported", _support_reason(atom, best, abs(best.number - value) <= _slack(value)), best
+        )
+    if clash is not None:
+        return Judgement("contradicted", "currency_mismatch", clash)
+    if value != 0:
+        for name in groups:
+            for hit in index.group(name).within(-value - reach, -value + reach):
+                if _compatible(kind, quantity, hit) and not _currency_clash(quantity, hit):
+                    return Judgement("contradicted", "sign_flip", hit)
+    return _near_miss(kind, quantity, groups, index, answer_words, band)
+
+
+def _support_reason(atom: Atom, hit: Hit, equal: bool) -> str:
+    if hit.text == atom.text:
+        return "exact"
+    return "reformatted" if equal else "within_precision"
+
+
+def _near_miss(
+    kind: AtomKind,
+    quantity: Quantity,
+    groups: list[str],
+    index: EvidenceIndex,
+    answer_words: Words,
+    band: float,
+) -> Judgement:
+    """Contradicted when the miss is tied to one evidence value; otherwise unsupported."""
+    value = quantity.value
+    reduced = mantissa(value)
+    consistent = False  # some less precise evidence value agrees with the answer
+
+    def usable(hit: Hit) -> bool:
+        nonlocal consistent
+        if (
+            not _compatible(kind, quantity, hit)
+            or _currency_clash(quantity, hit)
+            or (hit.number < 0) != (value < 0)
+        ):
+            return False
+        if abs(hit.number - value) <= hit.tolerance + _slack(value):
+            consistent = True
+            return False
+        return True
+
+    if reduced is not None:
+        long_enough = len(reduced.digits) >= _DIGIT_RELATION_MIN_DIGITS
+        tied: Judgement | None = None
+        for variant in variants(reduced):
+            for name in groups:
+                for exponent, hit in index.group(name).with_mantissa(variant.digits):
+                    if exponent not in variant.exponents or not usable(hit):
+                        continue
+                    if _shares_words(answer_words, hit):
+                        return Judgement("contradicted", variant.reason, hit)
+                    if long_enough and tied is None:
+                        tied = Judgement("contradicted", variant.reason, hit)
+        if tied is not None:
+            return tied
+        slip: Judgement | None = None
+        for name in groups:
+            for exponent, hit in index.group(name).with_mantissa(reduced.digits):
+                gap = abs(exponent - reduced.exponent)
+                if not 0 < gap <= _MAX_MAGNITUDE_SLIP or not usable(hit):
+                    continue
+                if _shares_words(answer_words, hit):
+                    return Judgement("contradicted", "magnitude_mismatch", hit)
+                if len(reduced.digits) >= _MAGNITUDE_MIN_DIGITS and slip is None:
+                    slip = Judgement("contradicted", "magnitude_mismatch", hit)
+        if slip is not None:
+            return slip
+    if value != 0 and band > 0:
+        low, high = _band(value, band)
+        for name in groups:
+            for hit in index.group(name).nearest(value, low, high, _NEAR_CANDIDATES):
+                if usable(hit) and _shares_words(answer_words, hit):
+                    return Judgement("contradicted", "value_changed", hit)
+    return Judgement("unsupported", "more_precise_than_evidence") if consistent else NOT_FOUND
+
+
+def _band(value: float, band: float) -> tuple[float, float]:
+    """Evidence values e with |value - e| <= band * |e|."""
+    magnitude = abs(value)
+    low = magnitude / (1.0 + band)
+    high = magnitude / (1.0 - band) if band < 1.0 else float("inf")
+    return (low, high) if value > 0 else (-high, -low)
+
+
+# --- dates ----------------------------------------------------------------------------------
+
+_COMPONENTS = (YEAR, MONTH, DAY)
+
+
+def _judge_date(atom: Atom, date: CalendarDate, index: EvidenceIndex, answer_words: Words) -> Judgement:
+    for reading in date.readings:
+        mask = date_mask(reading)
+        if not mask:
+            continue
+        matches = index.dates(mask, reading)
+        if matches:
+            hit, matched = next(((h, r) for h, r in matches if date_mask(r) == mask), matches[0])
+            if hit.text == atom.text:
+                reason = "exact"
+            else:
+                reason = "reformatted" if date_mask(matched) == mask else "within_precision"
+            return Judgement("supported", reason, hit, reading)
+    for reading in date.readings:
+        changed = _changed_date(reading, index, answer_words)
+        if changed is not None:
+            return changed
+    return NOT_FOUND
+
+
+def _changed_date(reading: DateReading, index: EvidenceIndex, answer_words: Words) -> Judgement | None:
+    """An evidence date that states every component of ``reading`` and differs in exactly one."""
+    mask = date_mask(reading)
+    if mask == YEAR:
+        year = reading[0]
+        assert year is not None
+        for other in (year - 1, year + 1):
+            for hit, matched in index.dates(YEAR, (other, None, None)):
+                if date_mask(matched) == YEAR and _shares_words(answer_words, hit):
+                    return Judgement("contradicted", "date_component_changed", hit, reading)
+        return None
+    for component in _COMPONENTS:
+        if not mask & component or mask == component:
+            continue
+        position = _COMPONENTS.index(component)
+        for hit, matched in index.dates(mask & ~component, reading):
+            if matched[position] is not None and matched[position] != reading[position]:
+                return Judgement("contradicted", "date_component_changed", hit, reading)
+    year, month, day = reading
+    if mask & MONTH and mask & DAY and month != day and day is not None and day <= 12:
+        for hit, _ in index.dates(mask, (year, day, month)):
+            return Judgement("contradicted", "date_component_changed", hit, reading)
+    return None
+
+
+# --- identifiers ----------------------------------------------------------------------------
+
+
+def _judge_identifier(atom: Atom, identifier: Identifier, index: EvidenceIndex) -> Judgement:
+    hits = index.identifiers(identifier.shape, identifier.normalized)
+    if hits:
+        exact = next((hit for hit in hits if hit.text == atom.text), None)
+        return Judgement("supported", "exact" if exact else "reformatted", exact or hits[0])
+    normalized = identifier.normalized
+    if identifier.shape == "ticket" and normalized[:1] == "#" and normalized[1:].isdigit():
+        number = float(normalized[1:])
+        for hit in index.group("raw").within(number, number):
+            return Judgement("supported", "reformatted", hit)
+    length = len(normalized)
+    for other_length in (length, length - 1, length + 1):
+        for hit in index.identifiers_of_length(identifier.shape, other_length):
+            assert isinstance(hit.value, Identifier)
+            if one_edit_apart(normalized, hit.value.normalized):
+                return Judgement("contradicted", "identifier_edit", hit)
+    return NOT_FOUND
+
+
+def one_edit_apart(first: str, second: str) -> bool:
+    """True when one insertion, deletion, substitution or adjacent swap turns ``first`` into ``second``."""
+    if first == second or abs(len(first) - len(second)) > 1:
+        return False
+    if len(first) > len(second):
+        first, second = second, first
+    prefix = 0
+    limit = len(first)
+    while prefix < limit and first[prefix] == second[prefix]:
+        prefix += 1
+    if len(first) < len(second):
+        return first[prefix:] == second[prefix + 1 :]
+    if first[prefix + 1 :] == second[prefix + 1 :]:
+        return True
+    return (
+        prefix + 1 < limit
+        and first[prefix] == second[prefix + 1]
+        and first[prefix + 1] == second[prefix]
+        and first[prefix + 2 :] == second[prefix + 2 :]
+    )
