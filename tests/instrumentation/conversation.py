@@ -1,0 +1,192 @@
+"""The invoice conversation every instrumentation test drives, and SDK capture helpers."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import openai
+from opentelemetry.sdk._logs import LoggerProvider
+from opentelemetry.sdk._logs.export import InMemoryLogExporter, SimpleLogRecordProcessor
+from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
+from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+from opentelemetry.trace import Tracer
+
+from otel_groundedness.demo.fake_model_server import FakeModelServer, ScriptedToolCall, ScriptedTurn
+from otel_groundedness.processor.sdk_records import log_record_from_sdk, span_record_from_sdk
+from otel_groundedness.records import LogEventRecord, SpanRecord
+
+SYSTEM = "You are a billing assistant. Use tools to look up invoices."
+PROMPT = "What is the total and due date of invoice INV-2210?"
+ANSWER = "Invoice INV-2210 totals $1,243,500 and is due on March 3, 2025."
+MODEL = "gpt-4o-mini"
+TOOL_RESULT = json.dumps(
+    {
+        "invoice_id": "INV-2210",
+        "customer": "Northwind Traders",
+        "total": 1243500.0,
+        "total_formatted": "$1,243,500.00",
+        "currency": "USD",
+        "due_date": "2025-03-03",
+        "status": "open",
+    }
+)
+SCRIPT = {PROMPT: ScriptedTurn((ScriptedToolCall("get_invoice", {"invoice_id": "INV-2210"}),), ANSWER)}
+TOOLS: list[dict[str, Any]] = [
+    {
+        "type": "function",
+        "function": {
+            "name": "get_invoice",
+            "description": "Look up an invoice by id.",
+            "parameters": {
+                "type": "object",
+                "properties": {"invoice_id": {"type": "string"}},
+                "required": ["invoice_id"],
+            },
+        },
+    }
+]
+
+
+@dataclass
+class Capture:
+    """Finished spans and log records of one run, as neutral records."""
+
+    sdk_spans: list[ReadableSpan]
+    logs: list[LogEventRecord]
+
+    @property
+    def spans(self) -> list[SpanRecord]:
+        return [span_record_from_sdk(span) for span in self.sdk_spans]
+
+
+@dataclass
+class Telemetry:
+    """A private tracer and logger provider writing to in-memory exporters."""
+
+    tracer_provider: TracerProvider
+    logger_provider: LoggerProvider
+    spans: InMemorySpanExporter
+    logs: InMemoryLogExporter
+
+    def capture(self) -> Capture:
+        self.tracer_provider.force_flush()
+        self.logger_provider.force_flush()
+        records = []
+        for data in self.logs.get_finished_logs():
+            log = data.log_record
+            record = log_record_from_sdk(
+                log.trace_id, log.span_id, log.event_name, log.attributes, log.body, log.timestamp
+            )
+            if record is not None:
+                records.append(record)
+        return Capture(list(self.spans.get_finished_spans()), records)
+
+
+@contextmanager
+def telemetry() -> Iterator[Telemetry]:
+    spans, logs = InMemorySpanExporter(), InMemoryLogExporter()
+    tracer_provider = TracerProvider()
+    tracer_provider.add_span_processor(SimpleSpanProcessor(spans))
+    logger_provider = LoggerProvider()
+    logger_provider.add_log_record_processor(SimpleLogRecordProcessor(logs))
+    try:
+        yield Telemetry(tracer_provider, logger_provider, spans, logs)
+    finally:
+        tracer_provider.shutdown()
+        logger_provider.shutdown()
+
+
+@contextmanager
+def fake_server() -> Iterator[FakeModelServer]:
+    with FakeModelServer(SCRIPT) as server:
+        yield server
+
+
+@dataclass
+class Exchange:
+    """What the application saw: the final answer, the response ids and the tool-call id."""
+
+    answer: str
+    response_ids: list[str]
+    tool_call_id: str
+
+
+def run_conversation(server: FakeModelServer, *, stream: bool, tracer: Tracer | None = None) -> Exchange:
+    """Tool call, tool result, final answer through the openai client.
+
+    With a ``tracer`` the run happens inside an ``invoke_agent`` span and the tool runs inside a
+    manual ``execute_tool`` span, as an application instrumenting its own agent loop would do.
+    """
+    with _span(tracer, "invoke_agent invoice-agent", AGENT_ATTRIBUTES):
+        client = openai.OpenAI(base_url=server.base_url, api_key="test-key", max_retries=0)
+        messages: list[dict[str, Any]] = [
+            {"role": "system", "content": SYSTEM},
+            {"role": "user", "content": PROMPT},
+        ]
+        first_id, _, calls = _ask(client, messages, stream)
+        call_id, name, arguments = calls[0]
+        messages.append(
+            {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [
+                    {"id": call_id, "type": "function", "function": {"name": name, "arguments": arguments}}
+                ],
+            }
+        )
+        tool_attributes = {
+            "gen_ai.operation.name": "execute_tool",
+            "gen_ai.tool.name": name,
+            "gen_ai.tool.call.id": call_id,
+            "gen_ai.tool.call.result": TOOL_RESULT,
+        }
+        with _span(tracer, f"execute_tool {name}", tool_attributes):
+            messages.append({"role": "tool", "tool_call_id": call_id, "content": TOOL_RESULT})
+        final_id, answer, _ = _ask(client, messages, stream)
+    return Exchange(answer, [first_id, final_id], call_id)
+
+
+AGENT_ATTRIBUTES = {"gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": "invoice-agent"}
+
+
+@contextmanager
+def _span(tracer: Tracer | None, name: str, attributes: dict[str, Any]) -> Iterator[None]:
+    if tracer is None:
+        yield
+        return
+    with tracer.start_as_current_span(name, attributes=attributes):
+        yield
+
+
+def _ask(
+    client: openai.OpenAI, messages: list[dict[str, Any]], stream: bool
+) -> tuple[str, str, list[tuple[str, str, str]]]:
+    """One completion: (response id, text, tool calls as (id, name, arguments))."""
+    if not stream:
+        reply = client.chat.completions.create(model=MODEL, messages=messages, tools=TOOLS)
+        message = reply.choices[0].message
+        calls = [(c.id, c.function.name, c.function.arguments) for c in message.tool_calls or []]
+        return reply.id, message.content or "", calls
+    response_id = ""
+    text: list[str] = []
+    parts: dict[int, list[str]] = {}
+    chunks = client.chat.completions.create(
+        model=MODEL, messages=messages, tools=TOOLS, stream=True, stream_options={"include_usage": True}
+    )
+    with chunks:
+        for chunk in chunks:
+            response_id = chunk.id
+            for choice in chunk.choices:
+                text.append(choice.delta.content or "")
+                for delta in choice.delta.tool_calls or []:
+                    call = parts.setdefault(delta.index, ["", "", ""])
+                    call[0] += delta.id or ""
+                    if delta.function is not None:
+                        call[1] += delta.function.name or ""
+                        call[2] += delta.function.arguments or ""
+    return response_id, "".join(text), [(c[0], c[1], c[2]) for c in parts.values()]
