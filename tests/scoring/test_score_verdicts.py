@@ -1,0 +1,222 @@
+"""Verdict rules over the evidence index, driven by hand-built atoms.
+
+A lexicon extractor (surface text -> atom value) stands in for extraction so these tests pin the
+comparison rules alone; the end-to-end tests run the real extractor.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import pytest
+
+from otel_groundedness.scoring.atoms import Atom, AtomKind, AtomValue, CalendarDate, Identifier, Quantity
+from otel_groundedness.scoring.evidence import collect
+from otel_groundedness.scoring.index import EvidenceIndex
+from otel_groundedness.scoring.verdicts import Judgement, judge, one_edit_apart
+
+Lexicon = Mapping[str, tuple[AtomKind, AtomValue]]
+
+
+def lexicon_extractor(lexicon: Lexicon) -> Callable[[str], list[Atom]]:
+    def extract(text: str) -> list[Atom]:
+        atoms = []
+        for surface, (kind, value) in lexicon.items():
+            start = text.find(surface)
+            while start >= 0:
+                atoms.append(Atom(kind, surface, start, start + len(surface), value))
+                start = text.find(surface, start + len(surface))
+        return sorted(atoms, key=lambda atom: atom.start)
+
+    return extract
+
+
+def usd(
+    value: float, tolerance: float, digits: str, currency: str | None = "USD"
+) -> tuple[AtomKind, Quantity]:
+    return "money", Quantity(value, tolerance, digits, currency)
+
+
+def verdict_for(
+    surface: str,
+    lexicon: Lexicon,
+    evidence: list[Any],
+    words: set[str] | None = None,
+    band: float = 0.15,
+) -> Judgement:
+    kind, value = lexicon[surface]
+    index = EvidenceIndex(collect(evidence, None, 1 << 20), lexicon_extractor(lexicon))
+    atom = Atom(kind, surface, 0, len(surface), value)
+    return judge(atom, index, lambda: words or set(), band)
+
+
+LEX: dict[str, tuple[AtomKind, AtomValue]] = {
+    "$1,243,500": usd(1_243_500, 0.5, "1243500"),
+    "$1,234,500": usd(1_234_500, 0.5, "1234500"),
+    "$1.24M": usd(1_240_000, 5_000, "124"),
+    "$1.3M": usd(1_300_000, 50_000, "13"),
+    "about $1,200,000": usd(1_200_000, 50_000, "12"),
+    "$1,250,000": usd(1_250_000, 5_000, "125"),
+    "€1,000": usd(1000, 0.5, "1000", "EUR"),
+    "$1,000": usd(1000, 0.5, "1000"),
+    "$4.8B": usd(4.8e9, 5e7, "48"),
+    "$4.8M": usd(4.8e6, 5e4, "48"),
+    "$4,812": usd(4812, 0.5, "4812"),
+    "$4,182": usd(4182, 0.5, "4182"),
+    "$412": usd(412, 0.5, "412"),
+    "$12.50": usd(12.5, 0.005, "1250"),
+    "15.3%": ("percent", Quantity(15.3, 0.05, "153", unit="%")),
+    "-15.3%": ("percent", Quantity(-15.3, 0.05, "153", unit="%")),
+    "30%": ("percent", Quantity(30, 0.5, "30", unit="%")),
+    "300%": ("percent", Quantity(300, 0.5, "300", unit="%")),
+    "1500ms": ("number", Quantity(1500, 0.5, "1500", unit="ms")),
+    "7,431": ("number", Quantity(7431, 0.5, "7431")),
+    "2025-03-03": ("date", CalendarDate(((2025, 3, 3),))),
+    "2025-03-04": ("date", CalendarDate(((2025, 3, 4),))),
+    "2025-04-03": ("date", CalendarDate(((2025, 4, 3),))),
+    "2024-03-03": ("date", CalendarDate(((2024, 3, 3),))),
+    "March 2025": ("date", CalendarDate(((2025, 3, None),))),
+    "Mar 3": ("date", CalendarDate(((None, 3, 3),))),
+    "03/04/2025": ("date", CalendarDate(((2025, 3, 4), (2025, 4, 3)))),
+    "2024": ("date", CalendarDate(((2024, None, None),))),
+    "INV-2210": ("identifier", Identifier("INV-2210", "ticket")),
+    "inv-2210": ("identifier", Identifier("INV-2210", "ticket")),
+    "INV-2201": ("identifier", Identifier("INV-2201", "ticket")),
+    "INV-9999": ("identifier", Identifier("INV-9999", "ticket")),
+    "#4521": ("identifier", Identifier("#4521", "ticket")),
+}
+
+
+@pytest.mark.parametrize(
+    ("answer", "evidence", "verdict", "reason"),
+    [
+        ("$1,243,500", [{"total": 1243500}], "supported", "reformatted"),
+        ("$1,243,500", ["Revenue was $1,243,500."], "supported", "exact"),
+        ("$1,243,500", [{"amount": "1243500.00"}], "supported", "reformatted"),
+        ("$1.24M", [{"total": 1243500}], "supported", "within_precision"),
+        ("about $1,200,000", [{"total": 1243500}], "supported", "within_precision"),
+        ("15.3%", [{"margin": 0.153}], "supported", "reformatted"),
+        ("15.3%", [{"margin_pct": 15.3}], "supported", "reformatted"),
+        ("$12.50", [{"amount_cents": 1250}], "supported", "reformatted"),
+        ("$1,234,500", [{"total": 1243500}], "contradicted", "digit_transposition"),
+        ("$4,182", [{"total": 4812}], "contradicted", "digit_transposition"),
+        ("$412", [{"total": 4812}], "contradicted", "digit_dropped"),
+        ("$4.8B", ["Revenue: $4.8M"], "contradicted", "magnitude_mismatch"),
+        ("-15.3%", [{"margin": 0.153}], "contradicted", "sign_flip"),
+        ("€1,000", ["Refund of $1,000 issued"], "contradicted", "currency_mismatch"),
+        ("$1,000", [{"refund": 1000, "currency": "EUR"}], "contradicted", "currency_mismatch"),
+        ("$1,243,500", ["Revenue roughly $1.24M"], "unsupported", "more_precise_than_evidence"),
+        ("$1,243,500", [{"total": 99}], "unsupported", "not_found"),
+        # "1500ms" is a duration: a $1,500 in the evidence says nothing about it.
+        ("1500ms", ["Fee: $1,500"], "unsupported", "not_found"),
+        # Money is never supported by a percent.
+        ("$1,000", ["Uptime 1000%"], "unsupported", "not_found"),
+    ],
+)
+def test_numeric_rules(answer: str, evidence: list[Any], verdict: str, reason: str) -> None:
+    lexicon = {
+        **LEX,
+        "$1,500": usd(1500, 0.5, "1500"),
+        "1000%": ("percent", Quantity(1000, 0.5, "1000", unit="%")),
+    }
+    judgement = verdict_for(answer, lexicon, evidence)
+    assert (judgement.verdict, judgement.reason) == (verdict, reason)
+
+
+def test_magnitude_slip_of_a_single_digit_needs_shared_context() -> None:
+    assert verdict_for("30%", LEX, [{"uptime": "300%"}]).verdict == "unsupported"
+    tied = verdict_for("30%", LEX, [{"growth": "300%"}], words={"growth"})
+    assert (tied.verdict, tied.reason) == ("contradicted", "magnitude_mismatch")
+
+
+def test_near_value_without_context_or_digit_relation_is_unsupported() -> None:
+    # 1,250,000 is 8% from the evidence total, within the band, but nothing ties the two.
+    evidence = [{"shipping_weight": 1_160_000}]
+    assert verdict_for("$1,250,000", LEX, evidence).reason == "not_found"
+    tied = verdict_for("$1,250,000", LEX, [{"invoice_total": 1_160_000}], words={"invoice"})
+    assert (tied.verdict, tied.reason) == ("contradicted", "value_changed")
+
+
+def test_near_value_outside_the_band_is_unsupported_even_with_context() -> None:
+    judgement = verdict_for("$1,250,000", LEX, [{"invoice_total": 900_000}], words={"invoice"})
+    assert judgement.verdict == "unsupported"
+    assert verdict_for(
+        "$1,250,000", LEX, [{"invoice_total": 1_100_000}], words={"invoice"}, band=0.0
+    ).verdict == ("unsupported")
+
+
+def test_contradiction_cites_the_evidence_value() -> None:
+    judgement = verdict_for("$1,234,500", LEX, [{"invoice": {"total": 1243500}}])
+    assert judgement.hit is not None
+    citation = judgement.hit.citation()
+    assert (citation.path, citation.text, citation.evidence_index) == ("$.invoice.total", "1243500", 0)
+
+
+@pytest.mark.parametrize(
+    ("answer", "evidence", "verdict", "reason"),
+    [
+        ("2025-03-03", ["Due 2025-03-03"], "supported", "exact"),
+        ("March 2025", ["Due 2025-03-03"], "supported", "within_precision"),
+        ("Mar 3", ["Due 2025-03-03"], "supported", "within_precision"),
+        ("03/04/2025", ["Shipped 2025-04-03"], "supported", "reformatted"),
+        ("2024", [{"fiscal_year": 2024}], "supported", "exact"),
+        ("2025-03-04", ["Due 2025-03-03"], "contradicted", "date_component_changed"),
+        ("2025-04-03", ["Due 2025-03-03"], "contradicted", "date_component_changed"),
+        ("2024-03-03", ["Due 2025-03-03"], "contradicted", "date_component_changed"),
+        # A full date is more precise than an evidence date without a year: not supported.
+        ("2025-03-03", ["Due Mar 3"], "unsupported", "not_found"),
+        # Year-only dates are tied to a neighbouring year only through shared words.
+        ("2024", [{"count": 2025}], "unsupported", "not_found"),
+    ],
+)
+def test_date_rules(answer: str, evidence: list[Any], verdict: str, reason: str) -> None:
+    judgement = verdict_for(answer, LEX, evidence)
+    assert (judgement.verdict, judgement.reason) == (verdict, reason)
+
+
+def test_swapped_day_and_month_is_a_changed_date() -> None:
+    lexicon = {
+        **LEX,
+        "2025-03-05": ("date", CalendarDate(((2025, 3, 5),))),
+        "2025-05-03": ("date", CalendarDate(((2025, 5, 3),))),
+    }
+    judgement = verdict_for("2025-03-05", lexicon, [{"due": "2025-05-03"}], words=set())
+    assert (judgement.verdict, judgement.reason) == ("contradicted", "date_component_changed")
+
+
+def test_year_off_by_one_with_shared_words_is_contradicted() -> None:
+    judgement = verdict_for("2024", LEX, [{"fiscal_year": 2025}], words={"fiscal"})
+    assert (judgement.verdict, judgement.reason) == ("contradicted", "date_component_changed")
+
+
+@pytest.mark.parametrize(
+    ("answer", "evidence", "verdict", "reason"),
+    [
+        ("INV-2210", [{"INV-2210": {"amount": 5}}], "supported", "exact"),
+        ("inv-2210", ["Invoice INV-2210 is paid"], "supported", "reformatted"),
+        ("#4521", [{"ticket": 4521}], "supported", "reformatted"),
+        ("INV-2201", ["Invoice INV-2210 is paid"], "contradicted", "identifier_edit"),
+        ("INV-9999", ["Invoice INV-2210 is paid"], "unsupported", "not_found"),
+    ],
+)
+def test_identifier_rules(answer: str, evidence: list[Any], verdict: str, reason: str) -> None:
+    judgement = verdict_for(answer, LEX, evidence)
+    assert (judgement.verdict, judgement.reason) == (verdict, reason)
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "expected"),
+    [
+        ("INV-2210", "INV-2201", True),  # adjacent swap
+        ("INV-2210", "INV-2211", True),  # substitution
+        ("INV-2210", "INV-210", True),  # deletion
+        ("INV-2210", "INV-22100", True),  # insertion
+        ("INV-2210", "INV-2210", False),
+        ("INV-2210", "INV-1201", False),
+        ("abc", "cba", False),
+    ],
+)
+def test_one_edit_apart(first: str, second: str, expected: bool) -> None:
+    assert one_edit_apart(first, second) is expected
+    assert one_edit_apart(second, first) is expected
