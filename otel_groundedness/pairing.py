@@ -174,6 +174,20 @@ class PairingBuffer(Generic[H]):
         self._enforce_bytes(trace_id, state, decisions)
         return decisions
 
+    def agent_lost(self, trace_id: int, span_id: int, end_ns: int) -> Decisions[H]:
+        """An open agent ended without reaching the buffer (dropped): score what it contained alone."""
+        decisions: Decisions[H] = Decisions()
+        state = self._traces.get(trace_id)
+        if state is None or span_id not in state.open_agents:
+            return decisions
+        start_ns = state.open_agents.pop(span_id)
+        contained = [held for held in state.held if start_ns <= held.start_ns and held.end_ns <= end_ns]
+        if not state.open_agents:
+            contained = state.held
+        state.held = [held for held in state.held if held not in contained]
+        decisions.releases.extend(self._standalone(state, held) for held in contained)
+        return decisions
+
     def add_log(self, record: LogEventRecord, facts: LogFacts) -> Decisions[H]:
         """Take event-form content: evidence joins the trace, answers wait for their span."""
         decisions: Decisions[H] = Decisions()

@@ -38,7 +38,15 @@ class AgentStart(NamedTuple):
     start_ns: int
 
 
-WorkItem = ReadableSpan | LogEventRecord | AgentStart
+class AgentLost(NamedTuple):
+    """Queued when an agent span was dropped (queue full): the answers it holds must not wait for it."""
+
+    trace_id: int
+    span_id: int
+    end_ns: int
+
+
+WorkItem = ReadableSpan | LogEventRecord | AgentStart | AgentLost
 
 
 class GroundednessEngine:
@@ -73,8 +81,10 @@ class GroundednessEngine:
                 self._handle_span(item)
             elif isinstance(item, LogEventRecord):
                 self._handle_log(item)
-            else:
+            elif isinstance(item, AgentStart):
                 self._apply(self._buffer.agent_started(item.trace_id, item.span_id, item.start_ns))
+            else:
+                self._apply(self._buffer.agent_lost(item.trace_id, item.span_id, item.end_ns))
         except Exception:
             self._report_error()
 

@@ -21,7 +21,7 @@ from opentelemetry.sdk.trace import ReadableSpan, Span, SpanProcessor, Synchrono
 
 from otel_groundedness.conventions import is_genai_span
 from otel_groundedness.processor.config import ProcessorSettings
-from otel_groundedness.processor.engine import AgentStart, GroundednessEngine, WorkItem
+from otel_groundedness.processor.engine import AgentLost, AgentStart, GroundednessEngine, WorkItem
 from otel_groundedness.processor.log_processor import GroundednessLogRecordProcessor
 from otel_groundedness.processor.worker import ScoringWorker
 from otel_groundedness.records import LogEventRecord
@@ -49,7 +49,7 @@ def _raw_attributes(span: ReadableSpan) -> Mapping[str, Any]:
     return raw if isinstance(raw, Mapping) else span.attributes or _NO_ATTRIBUTES
 
 
-def _opens_agent(span: Span) -> bool:
+def _opens_agent(span: ReadableSpan) -> bool:
     """Whether a starting span is an agent whose end will close a subtree.
 
     Only what is known at start can be used: util-genai sets no attributes before the span starts,
@@ -176,6 +176,18 @@ class GroundednessSpanProcessor(SpanProcessor):
         elif not self._worker.submit(span):
             self._engine.record_drop()
             self._engine.forward(span)
+            self._notify_if_agent_lost(span)
+
+    def _notify_if_agent_lost(self, span: ReadableSpan) -> None:
+        # Answers held for this agent would otherwise wait for the TTL.
+        try:
+            context = span.context
+            if context is not None and _opens_agent(span):
+                self._worker.submit(
+                    AgentLost(context.trace_id, context.span_id, span.end_time or 0), reserve=True
+                )
+        except Exception:
+            _logger.debug("otel-groundedness: could not report a dropped agent span", exc_info=True)
 
     def force_flush(self, timeout_millis: int = 30000) -> bool:
         """Score what is queued, then flush downstream. Answers waiting for an open agent stay held."""

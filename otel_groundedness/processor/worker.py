@@ -93,10 +93,15 @@ class ScoringWorker(Generic[T]):
     def closed(self) -> bool:
         return self._closed
 
-    def submit(self, item: T) -> bool:
-        """Enqueue without blocking; False if the queue is full or closed."""
+    def submit(self, item: T, *, reserve: bool = False) -> bool:
+        """Enqueue without blocking; False if the queue is full or closed.
+
+        ``reserve`` items (rare control notices) may use a second ``max_queue_size`` of room, so
+        that a notice about a dropped item still gets through when the queue is full of items.
+        """
+        limit = self._max_queue_size * 2 if reserve else self._max_queue_size
         with self._lock:
-            if self._closed or self._items >= self._max_queue_size:
+            if self._closed or self._items >= limit:
                 return False
             self._queue.append(item)
             self._items += 1

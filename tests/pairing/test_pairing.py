@@ -241,6 +241,19 @@ def test_drain_scores_held_answers_as_standalone_turns() -> None:
     assert buffer.trace_count == 0
 
 
+def test_a_lost_agent_end_releases_its_answers_as_standalone_turns() -> None:
+    buffer = make_buffer()
+    buffer.agent_started(TRACE, 100, 0)
+    buffer.agent_started(TRACE, 200, 20)
+    buffer.add_span(span(1, 1, 2), chat(ANSWER, INVOICE), "inside")
+    buffer.add_span(span(2, 21, 22), chat("Other: $5,000.", INVOICE), "later")
+    (release,) = buffer.agent_lost(TRACE, 100, 10).releases
+    assert release.handle == "inside" and release.turn is not None
+    (release,) = buffer.agent_lost(TRACE, 200, 30).releases
+    assert release.handle == "later" and release.turn is not None
+    assert buffer.agent_lost(TRACE, 300, 40) == Decisions()
+
+
 def test_answers_of_other_traces_are_not_held_by_an_open_agent() -> None:
     buffer = make_buffer()
     buffer.agent_started(1, 100, 0)
