@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from openai.types.chat import ChatCompletionFunctionToolParam
+
 
 @dataclass(frozen=True, slots=True)
 class ToolSpec:
@@ -21,7 +23,7 @@ class ToolSpec:
     description: str
     parameters: Mapping[str, str]  # argument name -> description (all strings, all required)
 
-    def openai_schema(self) -> dict[str, Any]:
+    def openai_schema(self) -> ChatCompletionFunctionToolParam:
         """The ``tools=[...]`` entry for the Chat Completions API."""
         return {
             "type": "function",

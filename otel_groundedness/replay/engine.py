@@ -61,7 +61,8 @@ def replay(
             by_trace[record.trace_id].append(_Step(record.start_time_ns, 0, position, record))
         by_trace[record.trace_id].append(_Step(record.end_time_ns, 2, position, record, facts))
     for position, event in enumerate(log_events):
-        by_trace[event.trace_id].append(_Step(event.timestamp_ns, 1, position, event))
+        if _is_genai_input(event):
+            by_trace[event.trace_id].append(_Step(event.timestamp_ns, 1, position, event))
 
     result = ReplayResult(traces=len(by_trace))
     enriched: dict[int, SpanRecord] = {}
@@ -115,6 +116,11 @@ def _replay_trace(
             report = score(turn.answer, turn.evidence, user_prompt=turn.user_prompt, policy=policy)
             scored.append(ScoredTurn(release.handle, turn, report))
     return scored
+
+
+def _is_genai_input(event: LogEventRecord) -> bool:
+    # As the live log-record processor: GenAI events only, and never our own evaluation results.
+    return event.event_name.startswith("gen_ai.") and event.event_name != names.EVENT_EVALUATION_RESULT
 
 
 def _opens_agent(record: SpanRecord) -> bool:
