@@ -1,0 +1,115 @@
+"""Session fixtures for the live tests: one Collector, one demo app, Alertmanager with a webhook, and
+Prometheus scraping both metric paths. Other suites rely on ``prometheus_with_demo_traffic`` (an
+object with ``.url``: a running Prometheus that has scraped every metric the demo emits and loaded
+the alert rules); keep its name and meaning stable.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from .promql import APP_JOB, exposed_series, scraped_series_by_job
+from .services import COLLECTOR_BIN, COLLECTOR_DIR
+from .stack import (
+    Alertmanager,
+    Collector,
+    DemoApp,
+    Prometheus,
+    WebhookSink,
+    start_alertmanager,
+    start_collector,
+    start_demo,
+    start_prometheus,
+    start_webhook,
+)
+
+DEMO_TURNS = 60
+DEMO_SEED = 11
+# The demo keeps serving its metrics for the whole session (stopped by PID at teardown), because
+# Prometheus marks a vanished target's series stale and instant queries would come back empty.
+DEMO_LINGER_S = 1800
+
+
+@pytest.fixture(scope="session")
+def collector_binary() -> Path:
+    """The custom Collector, built by collector-config/build.sh (a no-op when it is up to date)."""
+    subprocess.run(["bash", str(COLLECTOR_DIR / "build.sh")], check=True, timeout=900)
+    return COLLECTOR_BIN
+
+
+@pytest.fixture(scope="session")
+def collector(collector_binary: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Collector]:
+    running = start_collector(tmp_path_factory.mktemp("otelcol"))
+    yield running
+    running.service.stop()
+
+
+@pytest.fixture(scope="session")
+def demo_app(collector: Collector, tmp_path_factory: pytest.TempPathFactory) -> Iterator[DemoApp]:
+    """The demo after all of its turns: every metric, span and log record has been produced."""
+    demo = start_demo(
+        tmp_path_factory.mktemp("demo"),
+        collector.otlp_http_url,
+        turns=DEMO_TURNS,
+        seed=DEMO_SEED,
+        linger_s=DEMO_LINGER_S,
+    )
+    demo.service.wait_ready("all turns done", lambda: _all_turns_done(demo), timeout=120)
+    yield demo
+    demo.service.stop()
+
+
+def _all_turns_done(demo: DemoApp) -> bool | None:
+    done = "emitted" in demo.service.log_path.read_text(errors="replace")
+    return True if done else None
+
+
+@pytest.fixture(scope="session")
+def alert_webhook() -> Iterator[WebhookSink]:
+    sink = start_webhook()
+    yield sink
+    sink.stop()
+
+
+@pytest.fixture(scope="session")
+def alertmanager(
+    alert_webhook: WebhookSink, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Alertmanager]:
+    running = start_alertmanager(tmp_path_factory.mktemp("alertmanager"), alert_webhook.url)
+    yield running
+    running.service.stop()
+
+
+@pytest.fixture(scope="session")
+def prometheus_with_demo_traffic(
+    collector: Collector,
+    demo_app: DemoApp,
+    alertmanager: Alertmanager,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[Prometheus]:
+    """Prometheus with the alert rules loaded that has scraped every metric the demo emits, both from
+    the demo's endpoint (job ``agent-apps``) and through the Collector's exporter."""
+    prometheus = start_prometheus(
+        tmp_path_factory.mktemp("prometheus"),
+        collector_target=collector.exporter_target,
+        app_target=demo_app.metrics_target,
+        alertmanager_target=alertmanager.target,
+    )
+    expected = exposed_series(demo_app.metrics_url)
+
+    def scraped_everything() -> bool | None:
+        by_job = scraped_series_by_job(prometheus.url)
+        through_collector = set().union(*(names for job, names in by_job.items() if job != APP_JOB))
+        complete = expected <= by_job.get(APP_JOB, set()) and expected <= through_collector
+        return True if complete else None
+
+    prometheus.service.wait_ready("a sample of every demo metric on both paths", scraped_everything, 60)
+    # One more evaluation round so rules have seen the data too.
+    time.sleep(2)
+    yield prometheus
+    prometheus.stop()
