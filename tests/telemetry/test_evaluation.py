@@ -1,0 +1,96 @@
+"""Reports rendered as span attributes, semconv evaluation attributes and the explanation line."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from otel_groundedness.scoring import AtomVerdict, GroundednessReport
+from otel_groundedness.telemetry import names
+from otel_groundedness.telemetry.evaluation import evaluation_attributes, explanation, span_attributes
+
+
+def verdict(text: str, verdict: str, reason: str, kind: str = "money") -> AtomVerdict:
+    return AtomVerdict(
+        kind=kind, text=text, value=None, start=0, end=len(text), verdict=verdict, reason=reason
+    )  # type: ignore[arg-type]
+
+
+MIXED = GroundednessReport(
+    score=2 / 3,
+    total_atoms=3,
+    supported=(
+        verdict("INV-2210", "supported", "exact", "identifier"),
+        verdict("March 3", "supported", "exact", "date"),
+    ),
+    contradicted=(verdict("$1,234,500", "contradicted", "digit_transposition"),),
+    unsupported=(),
+    no_factual_content=False,
+    no_evidence=False,
+    evidence_truncated=False,
+    label="ungrounded",
+    strict_pass=False,
+    sentence_score=0.5,
+    rule="atom_ratio",
+)
+NO_EVIDENCE = replace(
+    MIXED,
+    score=None,
+    supported=(),
+    contradicted=(),
+    no_evidence=True,
+    label="no_evidence",
+    strict_pass=None,
+    sentence_score=None,
+)
+
+
+def test_span_attributes_carry_score_percent_counts_and_flags() -> None:
+    attributes = span_attributes(MIXED, evidence_truncated=True)
+    assert attributes == {
+        names.ATTR_LABEL: "ungrounded",
+        names.ATTR_SCORE: 2 / 3,
+        names.ATTR_SCORE_PERCENT: 67,
+        names.ATTR_ATOMS_TOTAL: 3,
+        names.ATTR_ATOMS_SUPPORTED: 2,
+        names.ATTR_ATOMS_CONTRADICTED: 1,
+        names.ATTR_ATOMS_UNSUPPORTED: 0,
+        names.ATTR_EVIDENCE_TRUNCATED: True,
+        names.ATTR_STRICT_PASS: False,
+        names.ATTR_SENTENCE_SCORE: 0.5,
+    }
+    assert isinstance(attributes[names.ATTR_SCORE_PERCENT], int)
+
+
+def test_none_values_are_omitted_rather_than_exported_as_zero() -> None:
+    attributes = span_attributes(NO_EVIDENCE, evidence_truncated=False)
+    assert names.ATTR_SCORE not in attributes
+    assert names.ATTR_SCORE_PERCENT not in attributes
+    assert names.ATTR_STRICT_PASS not in attributes
+    assert names.ATTR_SENTENCE_SCORE not in attributes
+    assert attributes[names.ATTR_LABEL] == "no_evidence"
+    assert names.ATTR_EVALUATION_SCORE_VALUE not in evaluation_attributes(NO_EVIDENCE, None)
+
+
+def test_evaluation_attributes_follow_the_semconv_event() -> None:
+    attributes = evaluation_attributes(MIXED, "chatcmpl-7")
+    assert attributes == {
+        names.ATTR_EVALUATION_NAME: "groundedness",
+        names.ATTR_EVALUATION_SCORE_VALUE: 2 / 3,
+        names.ATTR_EVALUATION_SCORE_LABEL: "ungrounded",
+        names.ATTR_EVALUATION_EXPLANATION: (
+            "2 of 3 atoms supported; contradicted: $1,234,500 (digit_transposition)"
+        ),
+        names.ATTR_RESPONSE_ID: "chatcmpl-7",
+    }
+
+
+def test_explanation_lists_a_few_atoms_and_stays_short() -> None:
+    many = tuple(verdict(f"${n},000", "unsupported", "not_found") for n in range(100, 160))
+    report = replace(MIXED, unsupported=many, total_atoms=63)
+    text = explanation(report)
+    assert text.startswith(
+        "2 of 63 atoms supported; contradicted: $1,234,500 (digit_transposition); unsupported: "
+    )
+    assert "$100,000, $101,000, $102,000, +57 more" in text
+    assert len(text) <= 300
+    assert explanation(NO_EVIDENCE).endswith("no evidence to check them against")

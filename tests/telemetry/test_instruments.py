@@ -1,0 +1,92 @@
+"""Metric instruments: names and units from ``names.METRICS``, explicit buckets, low-cardinality labels."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from opentelemetry.sdk.metrics import MeterProvider
+from opentelemetry.sdk.metrics.export import InMemoryMetricReader
+
+from otel_groundedness.records import TurnContext
+from otel_groundedness.telemetry import names
+from otel_groundedness.telemetry.instruments import GroundednessInstruments
+from tests.telemetry.test_evaluation import MIXED, NO_EVIDENCE
+
+CONTEXT = TurnContext(
+    operation="chat",
+    provider="openai",
+    request_model="gpt-4o-mini",
+    response_model="gpt-4o-mini-2024-07-18",
+    agent_name="invoice-agent",
+    response_id="chatcmpl-123",
+    conversation_id="conv-9",
+)
+
+
+def collect(reader: InMemoryMetricReader) -> dict[str, Any]:
+    data = reader.get_metrics_data()
+    assert data is not None
+    return {
+        metric.name: metric
+        for resource_metrics in data.resource_metrics
+        for scope_metrics in resource_metrics.scope_metrics
+        for metric in scope_metrics.metrics
+    }
+
+
+def test_every_declared_metric_is_exported_with_its_unit_and_buckets() -> None:
+    reader = InMemoryMetricReader()
+    instruments = GroundednessInstruments(MeterProvider(metric_readers=[reader]), queue_size=lambda: 7)
+    instruments.record_evaluation(MIXED, CONTEXT, 0.002)
+    instruments.record_skip("no_answer")
+    instruments.record_drop()
+    instruments.record_eviction("ttl")
+    metrics = collect(reader)
+
+    assert set(metrics) == {spec.name for spec in names.METRICS}
+    for spec in names.METRICS:
+        assert metrics[spec.name].unit == spec.unit
+    (score_point,) = metrics[names.METRIC_SCORE.name].data.data_points
+    assert tuple(score_point.explicit_bounds) == names.SCORE_BUCKETS
+    assert score_point.sum == MIXED.score
+    (duration_point,) = metrics[names.METRIC_DURATION.name].data.data_points
+    assert tuple(duration_point.explicit_bounds) == names.LATENCY_BUCKETS_S
+    (queue_point,) = metrics[names.METRIC_QUEUE_SIZE.name].data.data_points
+    assert queue_point.value == 7
+
+
+def test_metric_attributes_are_low_cardinality_and_never_ids() -> None:
+    reader = InMemoryMetricReader()
+    instruments = GroundednessInstruments(MeterProvider(metric_readers=[reader]), queue_size=lambda: 0)
+    instruments.record_evaluation(MIXED, CONTEXT, 0.002)
+    metrics = collect(reader)
+
+    (turn,) = metrics[names.METRIC_TURNS.name].data.data_points
+    assert dict(turn.attributes) == {
+        names.ATTR_EVALUATION_NAME: "groundedness",
+        names.ATTR_PROVIDER: "openai",
+        names.ATTR_REQUEST_MODEL: "gpt-4o-mini",
+        names.ATTR_AGENT_NAME: "invoice-agent",
+        names.ATTR_OPERATION: "chat",
+        names.ATTR_EVALUATION_SCORE_LABEL: "ungrounded",
+    }
+    atoms = {
+        (point.attributes[names.ATTR_ATOM_KIND], point.attributes[names.ATTR_ATOM_VERDICT]): point.value
+        for point in metrics[names.METRIC_ATOMS.name].data.data_points
+    }
+    assert atoms == {("identifier", "supported"): 1, ("date", "supported"): 1, ("money", "contradicted"): 1}
+    for metric in metrics.values():
+        for point in metric.data.data_points:
+            assert set(point.attributes) <= {a for spec in names.METRICS for a in spec.attributes}
+            assert "chatcmpl-123" not in point.attributes.values()
+            assert "conv-9" not in point.attributes.values()
+
+
+def test_unscored_labels_count_as_turns_but_stay_out_of_the_score_histogram() -> None:
+    reader = InMemoryMetricReader()
+    instruments = GroundednessInstruments(MeterProvider(metric_readers=[reader]), queue_size=lambda: 0)
+    instruments.record_evaluation(NO_EVIDENCE, CONTEXT, 0.001)
+    metrics = collect(reader)
+    assert names.METRIC_SCORE.name not in metrics
+    (turn,) = metrics[names.METRIC_TURNS.name].data.data_points
+    assert turn.value == 1 and turn.attributes[names.ATTR_EVALUATION_SCORE_LABEL] == "no_evidence"
