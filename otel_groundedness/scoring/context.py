@@ -62,3 +62,38 @@ def json_words(keys: Iterable[str], siblings: Mapping[Any, Any] | None) -> set[s
             if isinstance(value, str) and len(value) <= _MAX_SIBLING_LABEL:
                 found |= words(value)
     return found
+
+
+# A positive figure after one of these words states a negative change ("revenue fell 15.3%").
+_DECREASE_TEXT = (
+    "down fell fall falls decreased decrease decline declined dropped drop drops lower loss lost minus "
+    "negative reduced reduction cut shrank shrunk"
+)
+_DECREASE_WORDS = frozenset(_DECREASE_TEXT.split())
+_DECREASE_WINDOW = 30
+_PLAIN_WORD = re.compile(r"[^\W\d_]+")
+
+
+class AtomContext:
+    """What the answer says around one atom, computed only when a rule asks."""
+
+    __slots__ = ("_text", "_words", "end", "lower", "start", "upper")
+
+    def __init__(self, text: str, start: int, end: int, lower: int, upper: int) -> None:
+        self._text = text
+        self.start = start
+        self.end = end
+        self.lower = lower  # the atom's sentence
+        self.upper = upper
+        self._words: set[str] | None = None
+
+    def words(self) -> set[str]:
+        if self._words is None:
+            self._words = window_words(self._text, self.start, self.end, self.lower, self.upper)
+        return self._words
+
+    def states_decrease(self) -> bool:
+        """True when a decrease word closely precedes the atom ("down 15.3%")."""
+        before = self._text[max(self.lower, self.start - _DECREASE_WINDOW) : self.start]
+        found = _PLAIN_WORD.findall(before.lower())
+        return any(word in _DECREASE_WORDS for word in found[-3:])

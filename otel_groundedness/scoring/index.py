@@ -169,6 +169,7 @@ class EvidenceIndex:
         self._dates: dict[DateKey, list[tuple[Hit, DateReading]]] | None = None
         self._identifiers: dict[tuple[str, str], list[Hit]] | None = None
         self._identifier_lengths: dict[tuple[str, int], list[Hit]] | None = None
+        self._identifier_prefixes: dict[tuple[str, str], list[Hit]] | None = None
 
     def _extract_all(self, extract: Callable[[str], list[Atom]]) -> None:
         occurrences: dict[str, list[Fragment]] = {}
@@ -276,6 +277,16 @@ class EvidenceIndex:
                 table[(hit.value.shape, len(hit.value.normalized))].append(hit)
             self._identifier_lengths = table
         return self._identifier_lengths.get((shape, length), [])
+
+    def identifiers_with_prefix(self, shape: str, prefix: str) -> list[Hit]:
+        """Identifiers of ``shape`` whose normalized form starts with ``prefix`` (indexed by its length)."""
+        if self._identifier_prefixes is None:
+            table: dict[tuple[str, str], list[Hit]] = defaultdict(list)
+            for hit in self._identifier_hits:
+                assert isinstance(hit.value, Identifier)
+                table[(hit.value.shape, hit.value.normalized[: len(prefix)])].append(hit)
+            self._identifier_prefixes = table
+        return self._identifier_prefixes.get((shape, prefix), [])
 
 
 YEAR, MONTH, DAY = 4, 2, 1

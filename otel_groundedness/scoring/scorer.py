@@ -7,15 +7,16 @@ from collections.abc import Iterable, Mapping
 from functools import partial
 from typing import Any
 
-from otel_groundedness.scoring import context, rules
+from otel_groundedness.scoring import rules
 from otel_groundedness.scoring.atoms import Atom, CalendarDate, Quantity
+from otel_groundedness.scoring.context import AtomContext
 from otel_groundedness.scoring.evidence import collect
 from otel_groundedness.scoring.evidence_item import Evidence
 from otel_groundedness.scoring.index import DateReading, EvidenceIndex
 from otel_groundedness.scoring.policy import GroundednessPolicy
 from otel_groundedness.scoring.report import AtomVerdict, GroundednessReport, Label, NormalizedValue
 from otel_groundedness.scoring.sentences import sentence_spans
-from otel_groundedness.scoring.verdicts import Judgement, Words, judge
+from otel_groundedness.scoring.verdicts import Judgement, judge
 
 DEFAULT_POLICY = GroundednessPolicy()
 
@@ -57,8 +58,8 @@ def score(
     verdicts = []
     for atom, sentence in zip(atoms, sentence_of, strict=True):
         low, high = spans[sentence] if spans else (0, len(answer))
-        words = _lazy_words(answer, atom, low, high)
-        verdicts.append(_verdict(atom, judge(atom, index, words, policy.contradicted_band)))
+        around = AtomContext(answer, atom.start, atom.end, low, high)
+        verdicts.append(_verdict(atom, judge(atom, index, around, policy.contradicted_band)))
     return _report(policy, verdicts, sentence_of, no_evidence, corpus.truncated)
 
 
@@ -78,18 +79,6 @@ def _sentence_numbers(atoms: list[Atom], spans: list[tuple[int, int]]) -> list[i
             current += 1
         numbers.append(current)
     return numbers
-
-
-def _lazy_words(answer: str, atom: Atom, low: int, high: int) -> Words:
-    """Label words of the atom's sentence window, computed only if a rule asks for them."""
-    cache: list[set[str]] = []
-
-    def words() -> set[str]:
-        if not cache:
-            cache.append(context.window_words(answer, atom.start, atom.end, low, high))
-        return cache[0]
-
-    return words
 
 
 def _verdict(atom: Atom, judgement: Judgement) -> AtomVerdict:

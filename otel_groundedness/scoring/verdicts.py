@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from otel_groundedness.scoring.atoms import Atom, AtomKind, CalendarDate, Identifier, Quantity
+from otel_groundedness.scoring.context import AtomContext
 from otel_groundedness.scoring.digits import mantissa, variants
 from otel_groundedness.scoring.index import DAY, MONTH, YEAR, DateReading, EvidenceIndex, Hit, date_mask
 from otel_groundedness.scoring.report import Verdict
@@ -25,11 +26,11 @@ NUMERIC_GROUPS: dict[str, tuple[str, ...]] = {
     "percent": ("percent", "raw", "fraction"),
 }
 _NEAR_CANDIDATES = 32  # near values examined for shared context, nearest first
-_MAX_MAGNITUDE_SLIP = 12  # powers of ten between "$4.8M" and "$4.8B"-style slips
+# Slips by these powers of ten (x10, x100 as in percent vs fraction, thousand/million/billion).
+_MAGNITUDE_SLIPS = tuple(10.0**sign for power in (1, 2, 3, 6, 9, 12) for sign in (power, -power))
 _DIGIT_RELATION_MIN_DIGITS = 3  # shorter figures are tied to evidence only by shared context
 _MAGNITUDE_MIN_DIGITS = 2
-
-Words = Callable[[], set[str]]
+_HASH_PREFIX = 7  # an abbreviated git hash keeps at least this many characters
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,13 +44,13 @@ class Judgement:
 NOT_FOUND = Judgement("unsupported", "not_found")
 
 
-def judge(atom: Atom, index: EvidenceIndex, answer_words: Words, band: float) -> Judgement:
-    """Verdict for ``atom``; ``answer_words`` yields the label words around it (computed on demand)."""
+def judge(atom: Atom, index: EvidenceIndex, around: AtomContext, band: float) -> Judgement:
+    """Verdict for ``atom``; ``around`` is what the answer says next to it."""
     value = atom.value
     if isinstance(value, Quantity):
-        return _judge_quantity(atom, value, index, answer_words, band)
+        return _judge_quantity(atom, value, index, around, band)
     if isinstance(value, CalendarDate):
-        return _judge_date(atom, value, index, answer_words)
+        return _judge_date(atom, value, index, around)
     return _judge_identifier(atom, value, index)
 
 
@@ -71,12 +72,12 @@ def _currency_clash(quantity: Quantity, hit: Hit) -> bool:
     return quantity.currency is not None and hit_currency is not None and quantity.currency != hit_currency
 
 
-def _shares_words(answer_words: Words, hit: Hit) -> bool:
-    return not answer_words().isdisjoint(hit.words())
+def _shares_words(around: AtomContext, hit: Hit) -> bool:
+    return not around.words().isdisjoint(hit.words())
 
 
 def _judge_quantity(
-    atom: Atom, quantity: Quantity, index: EvidenceIndex, answer_words: Words, band: float
+    atom: Atom, quantity: Quantity, index: EvidenceIndex, around: AtomContext, band: float
 ) -> Judgement:
     kind = atom.kind
     groups = [name for name in NUMERIC_GROUPS[kind] if index.group(name).values]
@@ -102,8 +103,10 @@ def _judge_quantity(
         for name in groups:
             for hit in index.group(name).within(-value - reach, -value + reach):
                 if _compatible(kind, quantity, hit) and not _currency_clash(quantity, hit):
+                    if value > 0 and around.states_decrease():
+                        return Judgement("supported", "reformatted", hit)  # "fell 15.3%" is -15.3%
                     return Judgement("contradicted", "sign_flip", hit)
-    return _near_miss(kind, quantity, groups, index, answer_words, band)
+    return _near_miss(kind, quantity, groups, index, around, band)
 
 
 def _support_reason(atom: Atom, hit: Hit, equal: bool) -> str:
@@ -117,7 +120,7 @@ def _near_miss(
     quantity: Quantity,
     groups: list[str],
     index: EvidenceIndex,
-    answer_words: Words,
+    around: AtomContext,
     band: float,
 ) -> Judgement:
     """Contradicted when the miss is tied to one evidence value; otherwise unsupported."""
@@ -146,31 +149,47 @@ def _near_miss(
                 for exponent, hit in index.group(name).with_mantissa(variant.digits):
                     if exponent not in variant.exponents or not usable(hit):
                         continue
-                    if _shares_words(answer_words, hit):
+                    if _shares_words(around, hit):
                         return Judgement("contradicted", variant.reason, hit)
                     if long_enough and tied is None:
                         tied = Judgement("contradicted", variant.reason, hit)
         if tied is not None:
             return tied
-        slip: Judgement | None = None
-        for name in groups:
-            for exponent, hit in index.group(name).with_mantissa(reduced.digits):
-                gap = abs(exponent - reduced.exponent)
-                if not 0 < gap <= _MAX_MAGNITUDE_SLIP or not usable(hit):
-                    continue
-                if _shares_words(answer_words, hit):
-                    return Judgement("contradicted", "magnitude_mismatch", hit)
-                if len(reduced.digits) >= _MAGNITUDE_MIN_DIGITS and slip is None:
-                    slip = Judgement("contradicted", "magnitude_mismatch", hit)
+        slip = _magnitude_slip(quantity, groups, index, around, usable, len(reduced.digits))
         if slip is not None:
             return slip
     if value != 0 and band > 0:
         low, high = _band(value, band)
         for name in groups:
             for hit in index.group(name).nearest(value, low, high, _NEAR_CANDIDATES):
-                if usable(hit) and _shares_words(answer_words, hit):
+                if usable(hit) and _shares_words(around, hit):
                     return Judgement("contradicted", "value_changed", hit)
     return Judgement("unsupported", "more_precise_than_evidence") if consistent else NOT_FOUND
+
+
+def _magnitude_slip(
+    quantity: Quantity,
+    groups: list[str],
+    index: EvidenceIndex,
+    around: AtomContext,
+    usable: Callable[[Hit], bool],
+    digits: int,
+) -> Judgement | None:
+    """An evidence value the answer matches within its precision once scaled by a power of ten."""
+    value = quantity.value
+    reach = quantity.tolerance + _slack(value)
+    slip: Judgement | None = None
+    for scale in _MAGNITUDE_SLIPS:
+        low, high = (value - reach) * scale, (value + reach) * scale
+        for name in groups:
+            for hit in index.group(name).within(min(low, high), max(low, high)):
+                if not usable(hit):
+                    continue
+                if _shares_words(around, hit):
+                    return Judgement("contradicted", "magnitude_mismatch", hit)
+                if digits >= _MAGNITUDE_MIN_DIGITS and slip is None:
+                    slip = Judgement("contradicted", "magnitude_mismatch", hit)
+    return slip
 
 
 def _band(value: float, band: float) -> tuple[float, float]:
@@ -186,7 +205,7 @@ def _band(value: float, band: float) -> tuple[float, float]:
 _COMPONENTS = (YEAR, MONTH, DAY)
 
 
-def _judge_date(atom: Atom, date: CalendarDate, index: EvidenceIndex, answer_words: Words) -> Judgement:
+def _judge_date(atom: Atom, date: CalendarDate, index: EvidenceIndex, around: AtomContext) -> Judgement:
     for reading in date.readings:
         mask = date_mask(reading)
         if not mask:
@@ -200,13 +219,13 @@ def _judge_date(atom: Atom, date: CalendarDate, index: EvidenceIndex, answer_wor
                 reason = "reformatted" if date_mask(matched) == mask else "within_precision"
             return Judgement("supported", reason, hit, reading)
     for reading in date.readings:
-        changed = _changed_date(reading, index, answer_words)
+        changed = _changed_date(reading, index, around)
         if changed is not None:
             return changed
     return NOT_FOUND
 
 
-def _changed_date(reading: DateReading, index: EvidenceIndex, answer_words: Words) -> Judgement | None:
+def _changed_date(reading: DateReading, index: EvidenceIndex, around: AtomContext) -> Judgement | None:
     """An evidence date that states every component of ``reading`` and differs in exactly one."""
     mask = date_mask(reading)
     if mask == YEAR:
@@ -214,7 +233,7 @@ def _changed_date(reading: DateReading, index: EvidenceIndex, answer_words: Word
         assert year is not None
         for other in (year - 1, year + 1):
             for hit, matched in index.dates(YEAR, (other, None, None)):
-                if date_mask(matched) == YEAR and _shares_words(answer_words, hit):
+                if date_mask(matched) == YEAR and _shares_words(around, hit):
                     return Judgement("contradicted", "date_component_changed", hit, reading)
         return None
     for component in _COMPONENTS:
@@ -240,6 +259,11 @@ def _judge_identifier(atom: Atom, identifier: Identifier, index: EvidenceIndex) 
         exact = next((hit for hit in hits if hit.text == atom.text), None)
         return Judgement("supported", "exact" if exact else "reformatted", exact or hits[0])
     normalized = identifier.normalized
+    if identifier.shape == "hash" and len(normalized) >= _HASH_PREFIX:
+        for hit in index.identifiers_with_prefix("hash", normalized[:_HASH_PREFIX]):
+            assert isinstance(hit.value, Identifier)
+            if hit.value.normalized.startswith(normalized):
+                return Judgement("supported", "within_precision", hit)  # an abbreviated commit hash
     if identifier.shape == "ticket" and normalized[:1] == "#" and normalized[1:].isdigit():
         number = float(normalized[1:])
         for hit in index.group("raw").within(number, number):

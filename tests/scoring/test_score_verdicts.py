@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from otel_groundedness.scoring.atoms import Atom, AtomKind, AtomValue, CalendarDate, Identifier, Quantity
+from otel_groundedness.scoring.context import AtomContext
 from otel_groundedness.scoring.evidence import collect
 from otel_groundedness.scoring.index import EvidenceIndex
 from otel_groundedness.scoring.verdicts import Judgement, judge, one_edit_apart
@@ -27,7 +28,11 @@ def lexicon_extractor(lexicon: Lexicon) -> Callable[[str], list[Atom]]:
             while start >= 0:
                 atoms.append(Atom(kind, surface, start, start + len(surface), value))
                 start = text.find(surface, start + len(surface))
-        return sorted(atoms, key=lambda atom: atom.start)
+        kept: list[Atom] = []
+        for atom in sorted(atoms, key=lambda atom: (atom.start, -len(atom.text))):
+            if not kept or atom.start >= kept[-1].end:  # longest match wins, as in extraction
+                kept.append(atom)
+        return kept
 
     return extract
 
@@ -42,13 +47,15 @@ def verdict_for(
     surface: str,
     lexicon: Lexicon,
     evidence: list[Any],
-    words: set[str] | None = None,
+    before: str = "",
     band: float = 0.15,
 ) -> Judgement:
+    """Judge ``surface`` as written after the answer text ``before``."""
     kind, value = lexicon[surface]
     index = EvidenceIndex(collect(evidence, None, 1 << 20), lexicon_extractor(lexicon))
-    atom = Atom(kind, surface, 0, len(surface), value)
-    return judge(atom, index, lambda: words or set(), band)
+    answer = before + surface
+    atom = Atom(kind, surface, len(before), len(answer), value)
+    return judge(atom, index, AtomContext(answer, atom.start, atom.end, 0, len(answer)), band)
 
 
 LEX: dict[str, tuple[AtomKind, AtomValue]] = {
@@ -126,23 +133,47 @@ def test_numeric_rules(answer: str, evidence: list[Any], verdict: str, reason: s
 
 def test_magnitude_slip_of_a_single_digit_needs_shared_context() -> None:
     assert verdict_for("30%", LEX, [{"uptime": "300%"}]).verdict == "unsupported"
-    tied = verdict_for("30%", LEX, [{"growth": "300%"}], words={"growth"})
+    tied = verdict_for("30%", LEX, [{"growth": "300%"}], before="Growth was ")
     assert (tied.verdict, tied.reason) == ("contradicted", "magnitude_mismatch")
+
+
+def test_magnitude_slip_is_found_at_the_answers_precision() -> None:
+    lexicon = {**LEX, "12.8M": ("number", Quantity(12_800_000, 50_000, "128"))}
+    judgement = verdict_for("12.8M", lexicon, [{"requests": 1_284_330}])
+    assert (judgement.verdict, judgement.reason) == ("contradicted", "magnitude_mismatch")
+
+
+def test_a_decrease_word_gives_an_unsigned_figure_its_sign() -> None:
+    assert verdict_for("15.3%", LEX, [{"change": -0.153}], before="Margin fell ").verdict == "supported"
+    flipped = verdict_for("15.3%", LEX, [{"change": -0.153}], before="Margin grew ")
+    assert (flipped.verdict, flipped.reason) == ("contradicted", "sign_flip")
+
+
+def test_an_abbreviated_commit_hash_is_supported_by_the_full_hash() -> None:
+    lexicon = {
+        "9fceb02": ("identifier", Identifier("9fceb02", "hash")),
+        "9fceb02d0ae598e95dc970b74767f19372d61af8": (
+            "identifier",
+            Identifier("9fceb02d0ae598e95dc970b74767f19372d61af8", "hash"),
+        ),
+    }
+    judgement = verdict_for("9fceb02", lexicon, [{"commit": "9fceb02d0ae598e95dc970b74767f19372d61af8"}])
+    assert (judgement.verdict, judgement.reason) == ("supported", "within_precision")
 
 
 def test_near_value_without_context_or_digit_relation_is_unsupported() -> None:
     # 1,250,000 is 8% from the evidence total, within the band, but nothing ties the two.
     evidence = [{"shipping_weight": 1_160_000}]
     assert verdict_for("$1,250,000", LEX, evidence).reason == "not_found"
-    tied = verdict_for("$1,250,000", LEX, [{"invoice_total": 1_160_000}], words={"invoice"})
+    tied = verdict_for("$1,250,000", LEX, [{"invoice_total": 1_160_000}], before="The invoice came to ")
     assert (tied.verdict, tied.reason) == ("contradicted", "value_changed")
 
 
 def test_near_value_outside_the_band_is_unsupported_even_with_context() -> None:
-    judgement = verdict_for("$1,250,000", LEX, [{"invoice_total": 900_000}], words={"invoice"})
+    judgement = verdict_for("$1,250,000", LEX, [{"invoice_total": 900_000}], before="The invoice came to ")
     assert judgement.verdict == "unsupported"
     assert verdict_for(
-        "$1,250,000", LEX, [{"invoice_total": 1_100_000}], words={"invoice"}, band=0.0
+        "$1,250,000", LEX, [{"invoice_total": 1_100_000}], before="The invoice came to ", band=0.0
     ).verdict == ("unsupported")
 
 
@@ -181,12 +212,12 @@ def test_swapped_day_and_month_is_a_changed_date() -> None:
         "2025-03-05": ("date", CalendarDate(((2025, 3, 5),))),
         "2025-05-03": ("date", CalendarDate(((2025, 5, 3),))),
     }
-    judgement = verdict_for("2025-03-05", lexicon, [{"due": "2025-05-03"}], words=set())
+    judgement = verdict_for("2025-03-05", lexicon, [{"due": "2025-05-03"}])
     assert (judgement.verdict, judgement.reason) == ("contradicted", "date_component_changed")
 
 
 def test_year_off_by_one_with_shared_words_is_contradicted() -> None:
-    judgement = verdict_for("2024", LEX, [{"fiscal_year": 2025}], words={"fiscal"})
+    judgement = verdict_for("2024", LEX, [{"fiscal_year": 2025}], before="In fiscal ")
     assert (judgement.verdict, judgement.reason) == ("contradicted", "date_component_changed")
 
 
