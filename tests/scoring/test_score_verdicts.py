@@ -150,7 +150,7 @@ def test_a_decrease_word_gives_an_unsigned_figure_its_sign() -> None:
 
 
 def test_an_abbreviated_commit_hash_is_supported_by_the_full_hash() -> None:
-    lexicon = {
+    lexicon: Lexicon = {
         "9fceb02": ("identifier", Identifier("9fceb02", "hash")),
         "9fceb02d0ae598e95dc970b74767f19372d61af8": (
             "identifier",
