@@ -58,7 +58,7 @@ def iter_otlp_file(path: Path) -> Iterator[Chunk]:
             stream.seek(0)
             if head.startswith(_ZSTD_MAGIC):
                 raise InvalidInputError(f"{path}: zstd-compressed; decompress it first (zstd -d)")
-            if head.lstrip()[:1] in (b"{", b""):
+            if head.lstrip()[:1] in (b"{", b"[", b""):
                 yield from _iter_json_lines(path, stream)
             else:
                 yield from _iter_proto(path, stream)
