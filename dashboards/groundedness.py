@@ -325,7 +325,11 @@ def _labels_and_atoms() -> list[Builder[dashboard.Panel]]:
             "or a new instrumentation version).",
         )
         .with_target(
-            _query("A", q.sum_of("rate", turns, q.SCORE_LABEL, matchers=vacuous), f"{{{{{q.SCORE_LABEL}}}}}")
+            _query(
+                "A",
+                q.zero_if_absent(q.sum_of("rate", turns, q.SCORE_LABEL, matchers=vacuous)),
+                f"{{{{{q.SCORE_LABEL}}}}}",
+            )
         )
         .unit("suffix: turns/s"),
         bargauge.Panel()

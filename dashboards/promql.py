@@ -99,8 +99,8 @@ def quantile(
 
 
 def zero_if_absent(expr: str) -> str:
-    """``expr`` or a literal 0: counters of rare events (drops, evictions) have no series until the
-    first event, and "0" reads better than "No data" on a health panel."""
+    """``expr`` or a literal 0: a counter series is born with its first increment, so rare events
+    (drops, evictions, unjudgeable turns) have none until then, and "0" reads better than "No data"."""
     return f"{expr} {ZERO_FALLBACK}"
 
 
