@@ -23,6 +23,7 @@ from otel_groundedness.records import LogEventRecord, SpanRecord
 SYSTEM = "You are a billing assistant. Use tools to look up invoices."
 PROMPT = "What is the total and due date of invoice INV-2210?"
 ANSWER = "Invoice INV-2210 totals $1,243,500 and is due on March 3, 2025."
+CORRUPTED_ANSWER = "Invoice INV-2210 totals $1,234,500 and is due on March 3, 2025."  # two digits swapped
 MODEL = "gpt-4o-mini"
 TOOL_RESULT = json.dumps(
     {
@@ -35,7 +36,6 @@ TOOL_RESULT = json.dumps(
         "status": "open",
     }
 )
-SCRIPT = {PROMPT: ScriptedTurn((ScriptedToolCall("get_invoice", {"invoice_id": "INV-2210"}),), ANSWER)}
 TOOLS: list[dict[str, Any]] = [
     {
         "type": "function",
@@ -88,12 +88,21 @@ class Telemetry:
 
 
 @contextmanager
-def telemetry() -> Iterator[Telemetry]:
+def telemetry(*, score: bool = False) -> Iterator[Telemetry]:
+    """Providers exporting to memory; with ``score`` the GroundednessSpanProcessor (and its log
+    companion) sits in front of the exporters, as an application would register it."""
     spans, logs = InMemorySpanExporter(), InMemoryLogExporter()
     tracer_provider = TracerProvider()
-    tracer_provider.add_span_processor(SimpleSpanProcessor(spans))
     logger_provider = LoggerProvider()
-    logger_provider.add_log_record_processor(SimpleLogRecordProcessor(logs))
+    if score:
+        from otel_groundedness import GroundednessSpanProcessor
+
+        processor = GroundednessSpanProcessor(SimpleSpanProcessor(spans), logger_provider=logger_provider)
+        tracer_provider.add_span_processor(processor)
+        logger_provider.add_log_record_processor(processor.log_processor(SimpleLogRecordProcessor(logs)))
+    else:
+        tracer_provider.add_span_processor(SimpleSpanProcessor(spans))
+        logger_provider.add_log_record_processor(SimpleLogRecordProcessor(logs))
     try:
         yield Telemetry(tracer_provider, logger_provider, spans, logs)
     finally:
@@ -102,8 +111,10 @@ def telemetry() -> Iterator[Telemetry]:
 
 
 @contextmanager
-def fake_server() -> Iterator[FakeModelServer]:
-    with FakeModelServer(SCRIPT) as server:
+def fake_server(answer: str = ANSWER) -> Iterator[FakeModelServer]:
+    """The model: calls ``get_invoice`` for PROMPT, then answers ``answer``."""
+    turn = ScriptedTurn((ScriptedToolCall("get_invoice", {"invoice_id": "INV-2210"}),), answer)
+    with FakeModelServer({PROMPT: turn}) as server:
         yield server
 
 

@@ -1,9 +1,10 @@
 """Drive one real instrumentation library through the invoice conversation; print what the adapters read.
 
-Usage: ``python scenario_runner.py SCENARIO`` (prints one JSON document). Each scenario runs in a fresh
-interpreter because some libraries cannot be re-instrumented in one process (OpenLLMetry's
-``uninstrument`` leaves its wrappers in place, util-genai caches its semconv mode) and the ≤0.54
-OpenLLMetry needs its own virtualenv.
+Usage: ``python scenario_runner.py SCENARIO [--score]`` (prints one JSON document). With ``--score``
+the GroundednessSpanProcessor is registered and the report lists what it wrote on the exported spans.
+Each scenario runs in a fresh interpreter because some libraries cannot be re-instrumented in one
+process (OpenLLMetry's ``uninstrument`` leaves its wrappers in place, util-genai caches its semconv
+mode) and the ≤0.54 OpenLLMetry needs its own virtualenv.
 """
 
 from __future__ import annotations
@@ -23,7 +24,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the checkout, fo
 
 from otel_groundedness.conventions import is_genai_span, read_log_event, read_span
 from otel_groundedness.demo.fake_model_server import FakeModelServer
+from otel_groundedness.telemetry import names
 from tests.instrumentation.conversation import (
+    ANSWER,
+    CORRUPTED_ANSWER,
     MODEL,
     PROMPT,
     SYSTEM,
@@ -156,6 +160,8 @@ def _report(exchange: Exchange, capture: Capture) -> dict[str, Any]:
     spans = [
         {
             "name": record.name,
+            "groundedness": {k: v for k, v in record.attributes.items() if k.startswith(names.SPAN_PREFIX)},
+            "events": [event.name for event in record.events],
             "span_id": record.span_id,
             "parent_id": record.parent_span_id,
             "gate": is_genai_span(sdk.attributes, record.name),
@@ -164,7 +170,12 @@ def _report(exchange: Exchange, capture: Capture) -> dict[str, Any]:
         for sdk, record in zip(capture.sdk_spans, capture.spans, strict=True)
     ]
     logs = [
-        {"event_name": log.event_name, "span_id": log.span_id, "facts": _plain(read_log_event(log))}
+        {
+            "event_name": log.event_name,
+            "span_id": log.span_id,
+            "attributes": {k: v for k, v in log.attributes.items() if k.startswith("gen_ai.evaluation.")},
+            "facts": _plain(read_log_event(log)),
+        }
         for log in capture.logs
     ]
     return {"exchange": dataclasses.asdict(exchange), "spans": spans, "logs": logs}
@@ -174,19 +185,22 @@ def _plain(facts: Any) -> Any:
     return None if facts is None else dataclasses.asdict(facts)
 
 
-def main(name: str) -> None:
+def main(name: str, score: bool) -> None:
     scenario = SCENARIOS[name]
     os.environ.update(scenario.env)
     runs = {}
-    with telemetry() as telemetry_:
+    with telemetry(score=score) as telemetry_:
         uninstrument = scenario.instrument(telemetry_)
         try:
-            for stream in (False, True):
+            variants = [("nonstream", False, ANSWER), ("stream", True, ANSWER)]
+            if score:  # a corrupted figure shows the score is not a constant
+                variants.append(("corrupted", False, CORRUPTED_ANSWER))
+            for label, stream, answer in variants:
                 telemetry_.spans.clear()
                 telemetry_.logs.clear()
-                with fake_server() as server:
+                with fake_server(answer) as server:
                     exchange = scenario.converse(server, stream, telemetry_)
-                runs["stream" if stream else "nonstream"] = _report(exchange, telemetry_.capture())
+                runs[label] = _report(exchange, telemetry_.capture())
         finally:
             uninstrument()
     versions = {package: metadata.version(package) for package in (*scenario.packages, "openai")}
@@ -194,4 +208,4 @@ def main(name: str) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(sys.argv[1], score="--score" in sys.argv[2:])

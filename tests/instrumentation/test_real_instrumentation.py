@@ -27,18 +27,22 @@ RUNS = ("nonstream", "stream")
 
 
 @functools.cache
-def scenario(name: str, python: str = sys.executable) -> dict[str, Any]:
-    done = subprocess.run(
-        [python, str(RUNNER), name], capture_output=True, text=True, timeout=180, cwd=ROOT, check=False
-    )
+def scenario(name: str, python: str = sys.executable, *, score: bool = False) -> dict[str, Any]:
+    """The runner's report for one scenario (run once per test session)."""
+    command = [python, str(RUNNER), name, *(["--score"] if score else [])]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=180, cwd=ROOT, check=False)
     assert done.returncode == 0, done.stderr[-3000:]
     result: dict[str, Any] = json.loads(done.stdout)
     return result
 
 
-def legacy_openllmetry() -> dict[str, Any]:
+def ensure_legacy_venv() -> None:
     if not LEGACY_PYTHON.exists():  # normally made by `make venv`; the script is idempotent
         subprocess.run(["bash", str(ROOT / "scripts" / "install-compat-venvs.sh")], check=True, cwd=ROOT)
+
+
+def legacy_openllmetry() -> dict[str, Any]:
+    ensure_legacy_venv()
     return scenario("openllmetry", str(LEGACY_PYTHON))
 
 
