@@ -2,9 +2,8 @@
 # Installs the Debian packages the end-to-end tests need, only when missing.
 set -euo pipefail
 need=()
-command -v prometheus >/dev/null || need+=(prometheus)
-command -v promtool >/dev/null || need+=(prometheus)
-command -v prometheus-alertmanager >/dev/null || need+=(prometheus-alertmanager)
+command -v prometheus >/dev/null && command -v promtool >/dev/null || need+=(prometheus)
+command -v prometheus-alertmanager >/dev/null && command -v amtool >/dev/null || need+=(prometheus-alertmanager)
 command -v chromium >/dev/null || need+=(chromium)
 command -v go >/dev/null || [ -x /usr/local/go/bin/go ] || need+=(golang-go)
 if [ ${#need[@]} -eq 0 ]; then
