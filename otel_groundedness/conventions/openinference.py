@@ -98,7 +98,7 @@ def _read_agent(span: SpanRecord) -> SpanFacts:
     else:
         messages = [m for m in map(_langchain_message, as_list(as_dict(decoded.value).get("messages"))) if m]
         start = next((i + 1 for i in range(len(messages) - 1, -1, -1) if messages[i][0] == "user"), 0)
-        prompt = as_text(messages[start - 1][1].get("content")) if start else None
+        prompt = _langchain_text(messages[start - 1][1].get("content")) if start else None
         current = messages[start:]
         evidence = tuple(
             Evidence(
@@ -108,7 +108,7 @@ def _read_agent(span: SpanRecord) -> SpanFacts:
             if role == "tool" and fields.get("content") is not None
         )
         finals = [f for role, f in current if role == "assistant" and not f.get("tool_calls")]
-        answer = _visible(as_text(finals[-1].get("content"))) if finals else None
+        answer = _visible(_langchain_text(finals[-1].get("content"))) if finals else None
     agent_name = text_attr(attributes, "agent.name") or span.name
     return SpanFacts(
         convention=CONVENTION,
@@ -182,6 +182,14 @@ def _langchain_message(value: Any) -> tuple[str, Mapping[str, Any]] | None:
     else:
         return None
     return (role, fields) if role else None
+
+
+def _langchain_text(content: Any) -> str | None:
+    """A LangChain message's content: a string or a list of ``{"type": "text", "text"}`` blocks."""
+    if isinstance(content, str):
+        return content or None
+    texts = [as_dict(block).get("text") for block in as_list(content)]
+    return "".join(text for text in texts if isinstance(text, str)) or None
 
 
 def _visible(text: str | None) -> str | None:

@@ -128,7 +128,8 @@ def test_agent_span_with_lc_constructor_messages_and_plain_text_output() -> None
             "kwargs": kwargs,
         }
 
-    output = {"messages": [lc("HumanMessage", content=PROMPT), lc("AIMessage", content=ANSWER)]}
+    blocks = [{"type": "text", "text": ANSWER}]  # content as a list of blocks (e.g. Anthropic models)
+    output = {"messages": [lc("HumanMessage", content=PROMPT), lc("AIMessage", content=blocks)]}
     facts = read_span(span({"openinference.span.kind": "AGENT", "output.value": json.dumps(output)}))
     assert facts is not None and facts.answer == ANSWER and facts.user_prompt == PROMPT
     plain = read_span(
