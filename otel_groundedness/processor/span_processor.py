@@ -33,7 +33,7 @@ _logger = logging.getLogger(__name__)
 _SCOPE = "otel_groundedness"
 # The worker wakes at least this often to expire idle traces.
 _MAX_TICK_INTERVAL_S = 1.0
-_AGENT_KEYS = frozenset({"gen_ai.operation.name", "openinference.span.kind"})
+_AGENT_SPAN_PREFIX = "invoke_agent"
 _NO_ATTRIBUTES: Mapping[str, Any] = MappingProxyType({})
 # Matches the SDK batch processors' default shutdown budget.
 _SHUTDOWN_TIMEOUT_S = 30.0
@@ -45,26 +45,19 @@ def _raw_attributes(span: ReadableSpan) -> Mapping[str, Any]:
     A membership test through the proxy falls back to ``Mapping.__contains__`` (one raised
     ``KeyError`` per miss, ~5 µs for the GenAI gate); the wrapped mapping is only read, never written.
     """
-    raw = getattr(span, "_attributes", None)
-    return raw if isinstance(raw, Mapping) else span.attributes or _NO_ATTRIBUTES
+    raw: Mapping[str, Any] | None = getattr(span, "_attributes", None)
+    return raw if raw is not None else span.attributes or _NO_ATTRIBUTES
 
 
 def _opens_agent(span: ReadableSpan) -> bool:
     """Whether a starting span is an agent whose end will close a subtree.
 
-    Only what is known at start can be used: util-genai sets no attributes before the span starts,
-    so the span name (``invoke_agent …``) is checked beside the operation and OpenInference kind.
+    Decided on the name alone (semconv ``invoke_agent {name}``, used by util-genai, Pydantic AI and
+    the AI SDK): util-genai sets no attributes before the span starts, and reading attributes here
+    would cost every span of the application. An agent not recognised here still works: its
+    answers are scored as they end and its own answer is deduplicated against them.
     """
-    if span.name.startswith("invoke_agent"):
-        return True
-    attributes = _raw_attributes(span)
-    # Iterating the few start attributes is cheaper than two failing lookups.
-    if _AGENT_KEYS.isdisjoint(attributes):
-        return False
-    return (
-        attributes.get("gen_ai.operation.name") == "invoke_agent"
-        or attributes.get("openinference.span.kind") == "AGENT"
-    )
+    return span.name.startswith(_AGENT_SPAN_PREFIX)
 
 
 def _default_policy() -> GroundednessPolicy:
@@ -157,26 +150,35 @@ class GroundednessSpanProcessor(SpanProcessor):
         except Exception:
             _logger.debug("otel-groundedness: downstream on_start raised", exc_info=True)
         try:
-            context = span.context
-            if context is not None and context.trace_flags.sampled and _opens_agent(span):
-                self._worker.submit(AgentStart(context.trace_id, context.span_id, span.start_time or 0))
+            if _opens_agent(span):
+                context = span.context
+                if context.trace_flags.sampled:
+                    self._worker.submit(AgentStart(context.trace_id, context.span_id, span.start_time or 0))
         except Exception:
             _logger.debug("otel-groundedness: on_start check failed", exc_info=True)
 
     def on_end(self, span: ReadableSpan) -> None:
         try:
             context = span.context
-            candidate = bool(
-                context and context.trace_flags.sampled and is_genai_span(_raw_attributes(span), span.name)
-            )
+            candidate = context.trace_flags.sampled and is_genai_span(_raw_attributes(span), span.name)
         except Exception:
             candidate = False
-        if not candidate or self._worker.closed:
-            self._engine.forward(span)
-        elif not self._worker.submit(span):
-            self._engine.record_drop()
-            self._engine.forward(span)
-            self._notify_if_agent_lost(span)
+        if candidate and self._enqueue(span):
+            return
+        try:
+            self._downstream.on_end(span)
+        except Exception:
+            _logger.debug("otel-groundedness: downstream on_end raised", exc_info=True)
+
+    def _enqueue(self, span: ReadableSpan) -> bool:
+        """Queue a GenAI span for the worker; False if the caller must forward it itself."""
+        if self._worker.closed:
+            return False
+        if self._worker.submit(span):
+            return True
+        self._engine.record_drop()
+        self._notify_if_agent_lost(span)
+        return False
 
     def _notify_if_agent_lost(self, span: ReadableSpan) -> None:
         # Answers held for this agent would otherwise wait for the TTL.
