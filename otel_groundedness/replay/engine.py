@@ -124,13 +124,8 @@ def _is_genai_input(event: LogEventRecord) -> bool:
 
 
 def _opens_agent(record: SpanRecord) -> bool:
-    # The live processor's on_start rule, applied to the recorded span.
-    attributes = record.attributes
-    return (
-        record.name.startswith("invoke_agent")
-        or attributes.get("gen_ai.operation.name") == "invoke_agent"
-        or attributes.get("openinference.span.kind") == "AGENT"
-    )
+    # The live processor's on_start rule (semconv agent span name), applied to the recorded span.
+    return record.name.startswith("invoke_agent")
 
 
 def _enrich(scored: ScoredTurn) -> SpanRecord:
