@@ -1,0 +1,203 @@
+"""The regular grammar of atoms: one compiled master pattern per locale pack.
+
+Speed: the master pattern opens with a single character class (digits and month-name initials),
+which lets ``re`` skip every other character in C; each branch then checks the consumed first
+character with a one-character lookbehind. Currency signs and codes, signs and hedge words are
+never scan anchors: they are read leftwards from a figure by ``LeftContext`` afterwards.
+Safety: lookbehinds are fixed width, repetitions are bounded or possessive, and no two adjacent
+quantifiers can take the same characters, so matching cost is linear in the text.
+No pattern crosses a line break (callers join separate texts with newlines).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+
+from otel_groundedness.scoring.extract.locales import LocalePack
+
+CURRENCY_SYMBOLS: dict[str, str] = {
+    "$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR", "₩": "KRW", "₽": "RUB", "₺": "TRY",
+    "₪": "ILS", "₫": "VND", "฿": "THB", "₱": "PHP", "₦": "NGN", "₴": "UAH",
+}  # fmt: skip
+# Letters glued before "$" that name another dollar ("US$", "C$", "HK$").
+DOLLAR_PREFIXES: dict[str, str] = {
+    "US": "USD", "AU": "AUD", "A": "AUD", "CA": "CAD", "C": "CAD", "NZ": "NZD", "HK": "HKD",
+    "S": "SGD", "R": "BRL", "MX": "MXN",
+}  # fmt: skip
+ISO_CURRENCIES: frozenset[str] = frozenset(
+    "USD EUR GBP JPY CNY INR CHF CAD AUD NZD SEK NOK DKK PLN CZK HUF BRL MXN ZAR SGD HKD KRW RUB "
+    "TRY ILS AED SAR THB IDR MYR PHP VND NGN EGP ARS CLP COP".split()
+)
+CURRENCY_WORDS: dict[str, str] = {"dollar": "USD", "dollars": "USD", "euro": "EUR", "euros": "EUR"}
+
+# Magnitude letters are case-sensitive ("M" is million, "m" is metres unless money is meant).
+MAGNITUDE_LETTERS: dict[str, int] = {"k": 3, "K": 3, "M": 6, "B": 9, "bn": 9, "Bn": 9, "tn": 12}
+MONEY_ONLY_MAGNITUDES: dict[str, int] = {"m": 6, "mn": 6, "mm": 6, "b": 9}
+# Units: written glued or after one space; single letters only glued ("5s", "3h").
+UNITS: tuple[str, ...] = (
+    "ns", "µs", "μs", "us", "ms", "sec", "secs", "min", "mins", "hr", "hrs", "kg", "mg", "lb", "lbs",
+    "oz", "km", "cm", "mm", "mi", "ft", "kB", "KB", "MB", "GB", "TB", "PB", "KiB", "MiB", "GiB",
+    "TiB", "kbps", "Kbps", "Mbps", "Gbps", "Hz", "kHz", "MHz", "GHz", "kW", "kWh", "MW", "MWh",
+    "GW", "GWh", "mAh", "rpm", "fps", "rps", "qps", "tps", "°C", "°F",
+)  # fmt: skip
+GLUED_UNITS: tuple[str, ...] = ("s", "h", "d", "g", "W", "V", "x")
+
+_SPACE = "[ \u00a0\u202f]"
+_NOT_LETTER_AFTER = r"(?![^\W\d_])"
+_HEX = "[0-9a-fA-F]"
+
+
+def _alt(words: Iterable[str]) -> str:
+    """Alternation of literal words, longest first so a prefix never shadows a longer word."""
+    return "|".join(re.escape(w) for w in sorted(set(words), key=lambda w: (-len(w), w)))
+
+
+def _initial_dispatch(words: Iterable[str]) -> tuple[str, str]:
+    """(first letters, pattern for the rest of each word once its first letter is consumed)."""
+    rests: dict[str, list[str]] = {}
+    for word in words:
+        rests.setdefault(word[0], []).append(word[1:])
+    branches = [f"(?<={re.escape(first)})(?:{_alt(tails)})" for first, tails in sorted(rests.items())]
+    return "".join(sorted(rests)), "(?:" + "|".join(branches) + ")"
+
+
+def _cased(words: Iterable[str], lowercase: bool) -> set[str]:
+    variants: set[str] = set()
+    for word in words:
+        variants.update({word[:1].upper() + word[1:], word.upper()})
+        if lowercase:
+            variants.add(word)
+    return variants
+
+
+def _number_core(pack: LocalePack) -> str:
+    """A figure after its first digit has been consumed (integer part at most 24 digits)."""
+    group = "[" + re.escape(pack.group_separators) + "]"
+    grouped = r"[0-9]{0,2}(?:" + group + r"[0-9]{3}){1,8}+"
+    plain = r"[0-9]{0,23}+"
+    if pack.decimal_separator == ".":
+        return f"(?:{grouped}|{plain})(?:\\.[0-9]{{1,15}}+)?"
+    decimal = re.escape(pack.decimal_separator) + "[0-9]{1,15}+"
+    # "1234.5" from an English-formatted tool output; "1.234" stays a grouped integer.
+    dotted = r"\.(?![0-9]{3}(?![0-9]))[0-9]{1,15}+"
+    return f"(?:{grouped}(?:{decimal})?|{plain}(?:{decimal}|{dotted})?)"
+
+
+def _digit_branches(pack: LocalePack, anchored: bool) -> list[str]:
+    """Branches that start at a consumed digit, in priority order (identifiers, dates, figures)."""
+    months = _alt(_cased(pack.months, pack.lowercase_months))
+    date_seps = "[" + re.escape(pack.numeric_date_separators) + "]"
+    not_after_word = r"(?<![\w.].)"
+    end = r"(?![\w]|\.[0-9])" if pack.decimal_separator == "." else r"(?![\w]|[.,][0-9])"
+    version_guard = ""
+    if "." in pack.group_separators:  # "1.234.567" is a number there, not a version
+        version_guard = r"(?![0-9]{0,2}(?:\.[0-9]{3})++(?![0-9]|\.[0-9]))"
+    magnitude_words = f"(?i:{_alt(pack.magnitudes)})"
+    magnitude_letters = _alt({**MAGNITUDE_LETTERS, **MONEY_ONLY_MAGNITUDES})
+    percent_words = f"(?i:{_alt(w for w in pack.percent_words if w != '%')})"
+    currency_suffix = (
+        "[" + re.escape("".join(CURRENCY_SYMBOLS)) + "]"
+        f"|(?:{_alt(ISO_CURRENCIES)})(?![A-Za-z])|(?i:{_alt(CURRENCY_WORDS)}){_NOT_LETTER_AFTER}"
+    )
+    branches = [
+        rf"(?P<uuid>(?<![\w-].){_HEX}{{7}}-{_HEX}{{4}}-{_HEX}{{4}}-{_HEX}{{4}}-{_HEX}{{12}}(?![\w-]))",
+        r"(?P<hexmid>(?<=[a-fA-F].)[0-9a-fA-F]*+(?:-[0-9a-fA-F]++){0,4}+(?![\w-]))",
+        r"(?P<hexword>(?<![\w-].)(?=[0-9a-fA-F]{6})[0-9]*+[a-fA-F][0-9a-fA-F]*+(?![\w-]))",
+        r"(?P<ticket>(?<=[A-Za-z]-.)[A-Za-z0-9]*+(?:-[A-Za-z0-9]++)*+)",
+        r"(?P<hashtag>(?<=#.)(?<![\w&]#.)[0-9]{2,}+(?![\w-]))",
+        r"(?P<vversion>(?<=[vV].)(?<![\w][vV].)[0-9]*+(?:\.[0-9]++){1,3}+"
+        r"(?:-[0-9A-Za-z]++(?:\.[0-9A-Za-z]++)*+)?(?![\w]|\.[0-9]))",
+        r"(?P<phoneparen>(?<=\(.)(?<![\w]\(.)[0-9]{2}\)[ ]?[0-9]{3}[-. ][0-9]{4}(?![\w]|[-.]?[0-9]))",
+        r"(?P<phoneintl>(?<=\+.)(?<![\w.+]\+.)[0-9]{0,2}(?:[ .-]\(?[0-9]{1,4}\)?){2,6}(?![\w]|[-.]?[0-9]))",
+        r"(?P<phone>(?<![\w.+].)(?:[0-9]{2}(?P<ps>[-. ])[0-9]{3}(?P=ps)[0-9]{4}"
+        r"|(?<=1)(?P<ps1>[-. ])[0-9]{3}(?P=ps1)[0-9]{3}(?P=ps1)[0-9]{4})(?![\w]|[-.]?[0-9]))",
+        rf"(?P<ip>{not_after_word}[0-9]{{0,2}}(?:\.[0-9]{{1,3}}){{3}}(?![\w]|\.?[0-9]))",
+        r"(?P<iso>(?<![\w.\-/].)[0-9]{3}(?P<isep>[-/])(?P<iso_m>[0-9]{1,2})(?P=isep)(?P<iso_d>[0-9]{1,2})"
+        r"(?:[T ][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:[.,][0-9]{1,9})?)?(?:Z|[+-][0-9]{2}(?::?[0-9]{2})?)?)?"
+        r"(?![\w]|[-/.:]?[0-9]))",
+        r"(?P<years>(?<![\w.\-/].)(?:(?<=1)9|(?<=2)0)[0-9]{2}[ ]?[-–—][ ]?(?:19|20)[0-9]{2}"
+        r"(?![\w]|[-–/.,]?[0-9]))",
+        rf"(?P<numdate>(?<![\w.\-/].)(?P<nd_a>[0-9]?)(?P<nsep>{date_seps})(?P<nd_b>[0-9]{{1,2}})(?P=nsep)"
+        r"(?P<nd_y>[0-9]{4}|[0-9]{2})(?![\w]|[-/.,:]?[0-9]))",
+        rf"(?P<daymonth>{not_after_word}(?P<dm_d>[0-9]?)(?:st|nd|rd|th|er|\.)?{_SPACE}(?:of )?"
+        rf"(?P<dm_w>{months}){_NOT_LETTER_AFTER}\.?"
+        rf"(?:,?{_SPACE}(?P<dm_y>[0-9]{{4}})(?![\w]|[.,][0-9]))?)",
+    ]
+    if anchored:
+        units = f"(?i:{_alt(pack.day_units)})"
+        past = "|".join(rf"(?<=\b(?i:{re.escape(p)}) .)" for p in pack.past_prefixes) or "(?!)"
+        future = "|".join(rf"(?<=\b(?i:{re.escape(p)}) .)" for p in pack.future_prefixes) or "(?!)"
+        branches += [
+            rf"(?P<relago>(?P<ra_n>[0-9]{{0,2}}+){_SPACE}(?P<ra_u>{units}){_NOT_LETTER_AFTER}"
+            rf"{_SPACE}(?i:{_alt(pack.past_suffixes)}){_NOT_LETTER_AFTER})",
+            rf"(?P<relpre>(?:(?P<rp_past>{past})|{future})(?P<rp_n>[0-9]{{0,2}}+){_SPACE}"
+            rf"(?P<rp_u>{units}){_NOT_LETTER_AFTER})",
+        ]
+    branches += [
+        rf"(?P<version>{not_after_word}{version_guard}(?:[0-9]*+(?:\.[0-9]++){{2,3}}+(?![\w]|\.[0-9])"
+        r"|[0-9]*+\.[0-9]++(?:a|b|rc)[0-9]++(?![\w])))",
+        # A figure: not glued to a word ("A320") unless to a currency code ("USD2,500"), and not
+        # the tail of a hyphenated name ("COVID-19"); a digit range ("10-15%") is fine.
+        r"(?P<qty>(?:(?<![\w.].)|(?<=[A-Z]{3}.))(?<![^\W\d_][-–].)"
+        rf"(?P<q_core>{_number_core(pack)})"
+        rf"(?:{_SPACE}?(?P<q_mag>{magnitude_words}|{magnitude_letters}){_NOT_LETTER_AFTER})?"
+        rf"(?:{_SPACE}?(?:(?P<q_pct>%|{percent_words}{_NOT_LETTER_AFTER})|(?P<q_cur>{currency_suffix})"
+        rf"|(?P<q_unit>{_alt(UNITS)}){_NOT_LETTER_AFTER})|(?P<q_unit1>{_alt(GLUED_UNITS)}){_NOT_LETTER_AFTER})?"
+        rf"{end})",
+    ]
+    return branches
+
+
+@dataclass(frozen=True)
+class Grammar:
+    """Compiled patterns of one locale pack (with or without relative dates)."""
+
+    master: re.Pattern[str]
+    left_context: re.Pattern[str]
+
+
+def _left_context(pack: LocalePack) -> re.Pattern[str]:
+    """What may stand left of a figure, matched on the reversed text before it.
+
+    Group ``lead`` (sign, currency symbol or code, sign) belongs to the atom; ``hedge`` does not.
+    """
+    sign = r"[-−+](?![\w.])"
+    symbols = "[" + re.escape("".join(CURRENCY_SYMBOLS)) + "]"
+    prefixes = _alt(p[::-1] for p in DOLLAR_PREFIXES)
+    codes = _alt(c[::-1] for c in ISO_CURRENCIES)
+    hedge_words = [h[::-1] for h in pack.hedges if h[-1].isalpha() or h.endswith(".")]
+    hedge_signs = "".join(h for h in pack.hedges if not (h[-1].isalpha() or h.endswith(".")))
+    return re.compile(
+        rf"(?P<lead>(?P<s1>{sign})?"
+        rf"(?:{_SPACE}?(?:(?P<sym>{symbols})(?P<symp>{prefixes})?|(?P<code>{codes}))(?![A-Za-z]))?"
+        rf"(?P<s2>{sign})?)"
+        rf"(?:{_SPACE}*(?P<hedge>(?i:{_alt(hedge_words)}){_NOT_LETTER_AFTER}|[{re.escape(hedge_signs)}]))?"
+    )
+
+
+@cache
+def grammar_for(pack: LocalePack, anchored: bool) -> Grammar:
+    """The compiled grammar of ``pack``; relative-date branches only when ``anchored``."""
+    month_first, month_rest = _initial_dispatch(_cased(pack.months, pack.lowercase_months))
+    digit_branches = "|".join(_digit_branches(pack, anchored))
+    after_letter = r"(?<![\w].)"
+    branches = [
+        f"(?<=[0-9])(?:{digit_branches})",
+        rf"(?P<monthfirst>{after_letter}(?P<mf_w>{month_rest}){_NOT_LETTER_AFTER}\.?"
+        rf"(?:{_SPACE}(?P<mf_d>[0-9]{{1,2}})(?:st|nd|rd|th|er)?(?![\w]|[.,:][0-9]|{_SPACE}?%)"
+        rf"(?:,?{_SPACE}(?P<mf_y>[0-9]{{4}})(?![\w]|[.,][0-9]))?"
+        rf"|,?{_SPACE}(?P<mf_yo>[0-9]{{4}})(?![\w]|[.,][0-9])))",
+    ]
+    initials = month_first
+    if anchored:
+        words = _cased(pack.relative_days, lowercase=True)
+        words |= {w.replace("'", "’") for w in words}
+        relative_first, relative_rest = _initial_dispatch(words)
+        branches.append(rf"(?P<relword>{after_letter}(?P<rw_w>{relative_rest}){_NOT_LETTER_AFTER})")
+        initials += relative_first
+    first = "[0-9" + re.escape("".join(sorted(set(initials)))) + "]"
+    master = re.compile(first + "(?:" + "|".join(branches) + ")")
+    return Grammar(master=master, left_context=_left_context(pack))

@@ -1,0 +1,113 @@
+"""Identifier rules: e-mail and URL pre-pass, ticket-code checks, normalised forms.
+
+Ticket codes are ``PREFIX-CODE`` with a 2-12 letter prefix (optionally followed by up to four
+digits) and at least three digits in the code (``INV-2210``, ``ORD-2024-0042``; not ``COVID-19``,
+``GPT-4``, ``SARS-CoV-2``). ``NOT_TICKET_PREFIXES`` names well-known standards, models and English
+prefixes whose codes are not ids (``ISO-8601``, ``SHA-256``, ``mid-2025``); a year after such a
+prefix still counts as a year. ``#4521`` is a ticket of three or more digits.
+Phones: every form is reduced to its digits; a North American number written with the ``+1`` or
+``1-`` country/trunk prefix drops it, so ``+1 555 123 4567`` and ``(555) 123-4567`` both become
+``5551234567``; any other ``+CC`` number keeps ``+`` and its country code.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from otel_groundedness.scoring.atoms import Atom, Identifier
+
+NOT_TICKET_PREFIXES: frozenset[str] = frozenset(
+    "iso iec utf ieee ansi din rfc sha md aes rsa des crc covid sars mers gpt pep "
+    "mid pre post non anti early late end by since from until circa year fy cy".split()
+)
+TICKET_MIN_CODE_DIGITS = 3
+
+_EMAIL_DOMAIN = re.compile(r"@([A-Za-z0-9](?:[A-Za-z0-9-]{0,62}+)(?:\.[A-Za-z0-9-]{1,63}+){1,8}+)")
+_EMAIL_LOCAL_REVERSED = re.compile(r"[\w%+-](?:[\w.%+-]{0,63}+)")
+_URL = re.compile(r"(?:https?://|www\.)[^\s<>\"'`\x1e]++")
+_URL_SCHEME = re.compile(r"(?i:https?://)")
+_TRAILING_PUNCTUATION = ".,;:!?'\""
+_CLOSERS = {")": "(", "]": "[", "}": "{"}
+# Reversed text left of "-" in a ticket: optional digits then the letters of the prefix.
+TICKET_PREFIX_REVERSED = re.compile(r"[0-9]{0,4}[A-Za-z]{2,12}(?![\w-])")
+HEX_REVERSED = re.compile(r"[0-9a-fA-F]{1,128}(?![\w-])")
+_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+
+
+def _identifier(text: str, start: int, end: int, normalized: str, shape: str) -> Atom:
+    return Atom("identifier", text[start:end], start, end, Identifier(normalized, shape))
+
+
+def emails(text: str) -> Iterator[Atom]:
+    """E-mail addresses, found from their ``@`` (case-folded)."""
+    for match in _EMAIL_DOMAIN.finditer(text):
+        at = match.start()
+        local = _EMAIL_LOCAL_REVERSED.match(text[max(0, at - 64) : at][::-1])
+        if local is None:
+            continue
+        start = at - len(local.group().rstrip("."))
+        if start > 0 and (text[start - 1].isalnum() or text[start - 1] in "._%+-"):
+            continue  # the local part is longer than 64 characters: not an address
+        end = match.end()
+        if text[end - 1] == "-":
+            continue
+        yield _identifier(text, start, end, text[start:end].casefold(), "email")
+
+
+def urls(text: str) -> Iterator[Atom]:
+    """``http(s)://`` and ``www.`` URLs without trailing punctuation or an unbalanced closer."""
+    for match in _URL.finditer(text):
+        start, end = match.span()
+        if start > 0 and (text[start - 1].isalnum() or text[start - 1] in "._-"):
+            continue
+        end = _trimmed_end(text, start, end)
+        if end - start > len("www."):
+            yield _identifier(text, start, end, normalize_url(text[start:end]), "url")
+
+
+def _trimmed_end(text: str, start: int, end: int) -> int:
+    while end > start:
+        last = text[end - 1]
+        if last in _TRAILING_PUNCTUATION:
+            end -= 1
+        elif last in _CLOSERS and text.count(_CLOSERS[last], start, end) < text.count(last, start, end):
+            end -= 1
+        else:
+            break
+    return end
+
+
+def normalize_url(url: str) -> str:
+    """Scheme dropped, host lower-cased, one trailing ``/`` dropped."""
+    host, slash, path = _URL_SCHEME.sub("", url, count=1).removesuffix("/").partition("/")
+    return host.lower() + slash + path
+
+
+def ticket_prefix_start(text: str, dash: int, floor: int) -> int | None:
+    """Start of the ticket prefix that ends at ``text[dash] == "-"``, or ``None``."""
+    window = text[max(floor, dash - 17) : dash][::-1]
+    match = TICKET_PREFIX_REVERSED.match(window)
+    return dash - match.end() if match else None
+
+
+def hex_token_start(text: str, start: int, floor: int) -> int | None:
+    """Start of the hex token whose letters run left of ``start``, or ``None`` if glued to a word."""
+    window = text[max(floor, start - 129) : start][::-1]
+    match = HEX_REVERSED.match(window)
+    return start - match.end() if match else None
+
+
+def is_uuid(token: str) -> bool:
+    return _UUID.fullmatch(token) is not None
+
+
+def phone_digits(written: str) -> str | None:
+    """Normalised phone number (see the module docstring), ``None`` if it cannot be one."""
+    digits = "".join(ch for ch in written if ch.isdigit())
+    international = written.startswith("+")
+    if len(digits) == 11 and digits[0] == "1":
+        return digits[1:]
+    if international:
+        return "+" + digits if 8 <= len(digits) <= 15 else None
+    return digits if len(digits) == 10 else None

@@ -1,0 +1,66 @@
+"""Value, tolerance and significant digits of money, percent and number atoms.
+
+Precision rule: a figure may be off by half a unit of its last stated significant digit
+(``$1.24M`` -> 5,000; ``$1,243,500`` -> 0.5; ``15.3%`` -> 0.05). Trailing zeros of an integer
+state lower precision only when the figure looks rounded: at least two trailing zeros, at most
+three other significant digits and a value of at least 1,000 (``1,200,000`` -> 50,000;
+``4,800`` -> 50). The precision then stops at the larger of the non-zero digits and two digits,
+so ``2,000`` tolerates 50, not 500. ``$1,243,500`` (five other digits) and ``$100`` stay exact.
+
+Hedge rule: a hedged figure ("about", "roughly", "~"; see the locale packs) tolerates the largest
+of the rule above, half a unit of its last non-zero integer digit, and 2.5% of its value. 2.5% is
+the rounding error of a two-digit figure in the middle of its decade (``about 40`` for 39) and
+stays far inside the 15% contradiction band, so a hedge absorbs honest rounding but not a wrong
+order of magnitude or a swapped leading digit. ``digits`` are the significant digits only; a
+matcher that wants to catch a transposition under a hedge can still compare them.
+"""
+
+from __future__ import annotations
+
+from otel_groundedness.scoring.atoms import Quantity
+
+HEDGE_RELATIVE_TOLERANCE = 0.025
+ROUNDED_MIN_VALUE = 1000.0
+ROUNDED_MAX_SIGNIFICANT = 3
+
+
+def quantity(
+    int_digits: str,
+    frac_digits: str,
+    exponent: int,
+    *,
+    negative: bool,
+    hedged: bool,
+    currency: str | None = None,
+    unit: str | None = None,
+) -> Quantity:
+    """Build a ``Quantity`` from the digits as written and the power of ten of the magnitude
+    (``1.24 million`` is ``("1", "24", 6)``; ``25 bps`` is ``("25", "", -2)``)."""
+    sign = "-" if negative else ""
+    value = float(f"{sign}{int_digits or '0'}.{frac_digits or '0'}e{exponent}")
+    significant = int_digits.lstrip("0")
+    trailing_zeros = 0
+    if frac_digits:
+        tolerance = 0.5 * 10.0 ** (exponent - len(frac_digits))
+        digits = (significant + frac_digits).lstrip("0") or "0"
+    else:
+        stated = len(significant)
+        nonzero = len(significant.rstrip("0"))
+        trailing_zeros = stated - nonzero
+        tolerance = 0.5 * 10.0**exponent
+        digits = significant or "0"
+        if trailing_zeros >= 2 and nonzero <= ROUNDED_MAX_SIGNIFICANT and abs(value) >= ROUNDED_MIN_VALUE:
+            kept = max(nonzero, 2)
+            tolerance = 0.5 * 10.0 ** (exponent + stated - kept)
+            digits = significant[:kept]
+    if hedged:
+        zeros_tolerance = 0.5 * 10.0 ** (exponent + trailing_zeros) if trailing_zeros else 0.0
+        tolerance = max(tolerance, zeros_tolerance, HEDGE_RELATIVE_TOLERANCE * abs(value))
+    return Quantity(
+        value=value,
+        tolerance=tolerance,
+        digits=digits,
+        currency=currency,
+        unit=unit,
+        hedged=hedged,
+    )

@@ -1,0 +1,338 @@
+"""The extraction pass: e-mails and URLs are claimed first, the gaps between them are scanned once
+with the master pattern, and each match is turned into an atom by the handler of its branch."""
+
+from __future__ import annotations
+
+import datetime
+import re
+from collections.abc import Callable, Sequence
+from typing import TypeAlias
+
+from otel_groundedness.scoring.atoms import Atom, CalendarDate, Identifier
+from otel_groundedness.scoring.extract import dates, identifiers
+from otel_groundedness.scoring.extract.grammar import (
+    CURRENCY_SYMBOLS,
+    CURRENCY_WORDS,
+    DOLLAR_PREFIXES,
+    MAGNITUDE_LETTERS,
+    MONEY_ONLY_MAGNITUDES,
+    Grammar,
+)
+from otel_groundedness.scoring.extract.locales import LocalePack
+from otel_groundedness.scoring.extract.quantities import quantity
+
+Match: TypeAlias = re.Match[str]
+Found: TypeAlias = Atom | tuple[Atom, ...] | None
+
+_LEFT_WINDOW = 32
+_SPACES = " \u00a0\u202f"
+_LEAD_CHARS = frozenset(CURRENCY_SYMBOLS) | frozenset("-−+")
+_NEGATIVE = frozenset("-−")
+
+
+class Scan:
+    """One extraction over one text; ``floor`` is where the last atom ended (nothing reaches back
+    past it)."""
+
+    __slots__ = ("anchor", "floor", "grammar", "min_digits", "pack", "strip_groups", "text")
+
+    def __init__(
+        self, text: str, pack: LocalePack, grammar: Grammar, min_digits: int, anchor: datetime.date | None
+    ) -> None:
+        self.text = text
+        self.pack = pack
+        self.grammar = grammar
+        self.min_digits = min_digits
+        self.anchor = anchor
+        self.floor = 0
+        self.strip_groups = str.maketrans("", "", pack.group_separators)
+
+    def run(self) -> list[Atom]:
+        text = self.text
+        claims: Sequence[Atom] = ()
+        if "@" in text or "://" in text or "www." in text:
+            claims = _non_overlapping([*identifiers.urls(text), *identifiers.emails(text)])
+        atoms: list[Atom] = []
+        start = 0
+        for claim in claims:
+            self._scan(start, claim.start, atoms)
+            atoms.append(claim)
+            start = claim.end
+        self._scan(start, len(text), atoms)
+        return atoms
+
+    def _scan(self, start: int, end: int, atoms: list[Atom]) -> None:
+        self.floor = start
+        for match in self.grammar.master.finditer(self.text, start, end):
+            found = _HANDLERS[match.lastgroup or ""](self, match)
+            if found is None:
+                continue
+            if isinstance(found, Atom):
+                atoms.append(found)
+                self.floor = found.end
+            else:
+                atoms.extend(found)
+                self.floor = found[-1].end
+
+    # Figures -------------------------------------------------------------------------------
+
+    def quantity(self, m: Match) -> Found:
+        text = self.text
+        start, end = m.span()
+        core = text[start : m.end("q_core")]
+        int_digits, frac = self._split(core)
+        magnitude, percent, suffix_currency = m.group("q_mag"), m.group("q_pct"), m.group("q_cur")
+        unit = m.group("q_unit") or m.group("q_unit1")
+        bare = not (magnitude or percent or suffix_currency or unit)
+        is_year = bare and len(core) == 4 and core.isdigit() and "1900" <= core <= "2099"
+        maybe_led = self._may_be_led(start)
+        if is_year and not maybe_led:
+            return self._year(start, end)
+        if bare and not maybe_led and len(int_digits) + len(frac) < self.min_digits:
+            return None
+        context = self.grammar.left_context.match(text[max(self.floor, start - _LEFT_WINDOW) : start][::-1])
+        assert context is not None  # every part of the left-context pattern is optional
+        symbol, code = context.group("sym"), context.group("code")
+        if start > self.floor and text[start - 1].isalpha() and not code:
+            return None  # glued to a word that is not a currency code ("ABC1234")
+        currency = _prefix_currency(symbol, context.group("symp"), code) or _suffix_currency(suffix_currency)
+        negative = bool({context.group("s1"), context.group("s2")} & _NEGATIVE)
+        exponent = 0
+        if magnitude:
+            if magnitude in MONEY_ONLY_MAGNITUDES and currency is None:
+                unit, magnitude = unit or magnitude, None  # "10m" without money is ten metres
+            else:
+                exponent = self._magnitude(magnitude)
+        if percent:
+            kind = "percent"
+            unit = self.pack.percent_words[percent.lower()]
+            if unit == "bp":
+                unit, exponent = "pp", exponent - 2
+            currency = None
+        elif currency:
+            kind, unit = "money", None
+        else:
+            kind = "number"
+            if is_year and not negative:
+                return self._year(start, end)
+            if not (magnitude or unit) and len(int_digits) + len(frac) < self.min_digits:
+                return None
+        atom_start = start - context.end("lead")
+        value = quantity(
+            int_digits,
+            frac,
+            exponent,
+            negative=negative,
+            hedged=context.group("hedge") is not None,
+            currency=currency,
+            unit=unit,
+        )
+        return Atom(kind, text[atom_start:end], atom_start, end, value)  # type: ignore[arg-type]
+
+    def _may_be_led(self, start: int) -> bool:
+        """Whether a sign, currency symbol or code may stand left of the figure at ``start``."""
+        if start <= self.floor:
+            return False
+        before = self.text[start - 1]
+        if before in _LEAD_CHARS or before.isalpha():
+            return True
+        if before in _SPACES and start - 2 >= self.floor:
+            two_before = self.text[start - 2]
+            return two_before in _LEAD_CHARS or two_before.isupper()
+        return False
+
+    def _split(self, core: str) -> tuple[str, str]:
+        """(integer digits, fraction digits) of a figure as written in the locale."""
+        decimal = self.pack.decimal_separator
+        head, separator, frac = core.partition(decimal)
+        if not separator and decimal != ".":
+            dotted_head, dot, tail = core.rpartition(".")
+            if dot and len(tail) != 3:  # the grammar allows "." here only as a decimal point
+                head, frac = dotted_head, tail
+        return head.translate(self.strip_groups), frac
+
+    def _magnitude(self, written: str) -> int:
+        exponent = MAGNITUDE_LETTERS.get(written) or MONEY_ONLY_MAGNITUDES.get(written)
+        return exponent if exponent is not None else self.pack.magnitudes[written.lower()]
+
+    # Dates ---------------------------------------------------------------------------------
+
+    def iso_date(self, m: Match) -> Found:
+        start, end = m.span()
+        calendar = dates.single(int(self.text[start : start + 4]), int(m.group("iso_m")), int(m.group("iso_d")))
+        return self._date(start, end, calendar)
+
+    def year_range(self, m: Match) -> Found:
+        start, end = m.span()
+        return self._year(start, start + 4), self._year(end - 4, end)
+
+    def _year(self, start: int, end: int) -> Atom:
+        year = self.text[start:end]
+        return Atom("date", year, start, end, CalendarDate(((int(year), None, None),)))
+
+    def numeric_date(self, m: Match) -> Found:
+        start, end = m.span()
+        first = self.text[start : m.end("nd_a")]
+        calendar = dates.numeric_readings(first, m.group("nd_b"), m.group("nd_y"), self.pack.date_orders)
+        return self._date(start, end, calendar)
+
+    def day_month(self, m: Match) -> Found:
+        start, end = m.span()
+        year = m.group("dm_y")
+        month = self.pack.months[m.group("dm_w").lower()]
+        day = int(self.text[start : m.end("dm_d")])
+        return self._date(start, end, dates.single(int(year) if year else None, month, day))
+
+    def month_first(self, m: Match) -> Found:
+        start, end = m.span()
+        month = self.pack.months[self.text[start : m.end("mf_w")].lower()]
+        day, year = m.group("mf_d"), m.group("mf_y") or m.group("mf_yo")
+        calendar = dates.single(int(year) if year else None, month, int(day) if day else None)
+        return self._date(start, end, calendar)
+
+    def relative_word(self, m: Match) -> Found:
+        start, end = m.span()
+        word = self.text[start:end].lower().replace("’", "'")
+        return self._relative(start, end, self.pack.relative_days[word])
+
+    def relative_ago(self, m: Match) -> Found:
+        start, end = m.span()
+        count = int(self.text[start : m.end("ra_n")])
+        return self._relative(start, end, -count * self.pack.day_units[m.group("ra_u").lower()])
+
+    def relative_prefixed(self, m: Match) -> Found:
+        start, end = m.span()
+        count = int(self.text[start : m.end("rp_n")])
+        past = m.group("rp_past") is not None
+        days = count * self.pack.day_units[m.group("rp_u").lower()]
+        before = self.text[max(0, start - 8) : start - 1].lower()
+        prefixes = self.pack.past_prefixes if past else self.pack.future_prefixes
+        prefix = next((p for p in prefixes if before.endswith(p)), "")
+        return self._relative(start - len(prefix) - 1 if prefix else start, end, -days if past else days)
+
+    def _relative(self, start: int, end: int, days: int) -> Found:
+        assert self.anchor is not None  # relative branches exist only in anchored grammars
+        return self._date(start, end, dates.shifted(self.anchor, days))
+
+    def _date(self, start: int, end: int, calendar: CalendarDate | None) -> Found:
+        return None if calendar is None else Atom("date", self.text[start:end], start, end, calendar)
+
+    # Identifiers ---------------------------------------------------------------------------
+
+    def _identifier(self, start: int, end: int, normalized: str, shape: str) -> Atom:
+        return Atom("identifier", self.text[start:end], start, end, Identifier(normalized, shape))
+
+    def uuid(self, m: Match) -> Found:
+        start, end = m.span()
+        return self._identifier(start, end, self.text[start:end].lower(), "uuid")
+
+    def hex_word(self, m: Match) -> Found:
+        start, end = m.span()
+        return self._identifier(start, end, self.text[start:end].lower(), "hash")
+
+    def hex_inside(self, m: Match) -> Found:
+        """A hex token whose leading letters the scan skipped ("a3f5c9d", "f47ac10b-58cc-...")."""
+        digit_start, end = m.span()
+        start = identifiers.hex_token_start(self.text, digit_start, self.floor)
+        if start is None:
+            return None
+        token = self.text[start:end].lower()
+        if "-" in token:
+            return self._identifier(start, end, token, "uuid") if identifiers.is_uuid(token) else None
+        return self._identifier(start, end, token, "hash") if len(token) >= 7 else None
+
+    def ticket(self, m: Match) -> Found:
+        code_start, end = m.span()
+        text = self.text
+        start = identifiers.ticket_prefix_start(text, code_start - 1, self.floor)
+        if start is None:
+            return None
+        prefix, code = text[start : code_start - 1], text[code_start:end]
+        if prefix.rstrip("0123456789").lower() in identifiers.NOT_TICKET_PREFIXES:
+            is_year = len(code) == 4 and code.isdigit() and "1900" <= code <= "2099"
+            return self._year(code_start, end) if is_year else None
+        if sum(ch.isdigit() for ch in code) < identifiers.TICKET_MIN_CODE_DIGITS:
+            return None
+        return self._identifier(start, end, f"{prefix}-{code}".upper(), "ticket")
+
+    def hashtag(self, m: Match) -> Found:
+        start, end = m.span()
+        return self._identifier(start - 1, end, self.text[start - 1 : end], "ticket")
+
+    def v_version(self, m: Match) -> Found:
+        start, end = m.span()
+        return self._identifier(start - 1, end, self.text[start:end].lower(), "version")
+
+    def version(self, m: Match) -> Found:
+        start, end = m.span()
+        return self._identifier(start, end, self.text[start:end].lower(), "version")
+
+    def ip(self, m: Match) -> Found:
+        start, end = m.span()
+        octets = [int(part) for part in self.text[start:end].split(".")]
+        if max(octets) > 255:
+            return None
+        return self._identifier(start, end, ".".join(map(str, octets)), "ip")
+
+    def phone(self, m: Match) -> Found:
+        return self._phone(*m.span())
+
+    def phone_paren(self, m: Match) -> Found:
+        start, end = m.span()
+        return self._phone(start - 1, end)
+
+    def phone_international(self, m: Match) -> Found:
+        start, end = m.span()
+        return self._phone(start - 1, end)
+
+    def _phone(self, start: int, end: int) -> Found:
+        digits = identifiers.phone_digits(self.text[start:end])
+        return None if digits is None else self._identifier(start, end, digits, "phone")
+
+
+def _prefix_currency(symbol: str | None, dollar_prefix: str | None, code: str | None) -> str | None:
+    if code:
+        return code[::-1]
+    if symbol is None:
+        return None
+    if dollar_prefix and symbol == "$":
+        return DOLLAR_PREFIXES[dollar_prefix[::-1]]
+    return CURRENCY_SYMBOLS[symbol]
+
+
+def _suffix_currency(written: str | None) -> str | None:
+    if not written:
+        return None
+    return CURRENCY_SYMBOLS.get(written) or CURRENCY_WORDS.get(written.lower()) or written
+
+
+def _non_overlapping(claims: list[Atom]) -> list[Atom]:
+    kept: list[Atom] = []
+    for atom in sorted(claims, key=lambda a: (a.start, -a.end)):
+        if not kept or atom.start >= kept[-1].end:
+            kept.append(atom)
+    return kept
+
+
+_HANDLERS: dict[str, Callable[[Scan, Match], Found]] = {
+    "qty": Scan.quantity,
+    "uuid": Scan.uuid,
+    "hexmid": Scan.hex_inside,
+    "hexword": Scan.hex_word,
+    "ticket": Scan.ticket,
+    "hashtag": Scan.hashtag,
+    "vversion": Scan.v_version,
+    "version": Scan.version,
+    "phoneparen": Scan.phone_paren,
+    "phoneintl": Scan.phone_international,
+    "phone": Scan.phone,
+    "ip": Scan.ip,
+    "iso": Scan.iso_date,
+    "years": Scan.year_range,
+    "numdate": Scan.numeric_date,
+    "daymonth": Scan.day_month,
+    "monthfirst": Scan.month_first,
+    "relword": Scan.relative_word,
+    "relago": Scan.relative_ago,
+    "relpre": Scan.relative_prefixed,
+}
