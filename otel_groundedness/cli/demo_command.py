@@ -73,6 +73,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from otel_groundedness.cli.replay_command import wide_console
     from otel_groundedness.demo.runner import DemoError, DemoOptions, run_demo
 
     options = DemoOptions(
@@ -90,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
         json=args.json,
     )
     try:
-        summary = run_demo(options, console=Console())
+        summary = run_demo(options, console=wide_console())
     except (DemoError, ValueError) as error:
         Console(stderr=True).print(f"otel-groundedness demo: {error}", markup=False, highlight=False)
         return 2

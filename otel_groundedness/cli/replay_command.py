@@ -37,6 +37,7 @@ HELP = (
 )
 # Below this much input the run is over before a progress bar would be readable.
 PROGRESS_MIN_BYTES = 1024 * 1024
+_PIPED_WIDTH = 132
 _GROUP_COLUMNS = ("model", "agent", "turns", "mean score", *LABELS, "contradicted", "unsupported")
 
 
@@ -61,7 +62,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    console = Console()
+    console = wide_console()
     errors = Console(stderr=True)
     try:
         policy = _load_policy(args.policy) if args.policy else None
@@ -97,6 +98,12 @@ def run(args: argparse.Namespace) -> int:
         )
         console.print(f"HTML report: {args.html}", highlight=False)
     return 0 if gates.passed else 1
+
+
+def wide_console() -> Console:
+    """Stdout console; when piped (CI logs) wide enough for the summary tables instead of 80 columns."""
+    console = Console()
+    return console if console.is_terminal else Console(width=_PIPED_WIDTH)
 
 
 def _load_policy(path: Path) -> GroundednessPolicy:
@@ -178,10 +185,15 @@ def _summary_pairs(result: ReplayResult, overall: Totals) -> list[tuple[str, Any
 
 def _print_summary(console: Console, result: ReplayResult, overall: Totals, gates: GateOutcome) -> None:
     table = Table(title="Groundedness by model and agent")
-    for column in _GROUP_COLUMNS:
-        table.add_column(column, justify="left" if column in ("model", "agent") else "right")
-    for row in _group_rows(result):
-        table.add_row(*(str(cell) for cell in row))
+    for column in ("model", "agent", "turns", "mean score", "labels", "contradicted", "unsupported"):
+        table.add_column(column, justify="left" if column in ("model", "agent", "labels") else "right")
+    for model, agent, group in by_model_and_agent(result.scored):
+        mean = group.mean_score
+        labels = ", ".join(f"{label} {group.labels[label]}" for label in LABELS if group.labels[label])
+        table.add_row(
+            model, agent, str(group.turns), "-" if mean is None else f"{mean:.3f}",
+            labels, str(group.contradicted), str(group.unsupported),
+        )  # fmt: skip
     console.print(table)
     console.print(
         ", ".join(f"{name}: {value}" for name, value in _summary_pairs(result, overall)), highlight=False
