@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
 
 import pytest
 
@@ -28,6 +29,8 @@ from .stack import (
     start_webhook,
 )
 
+T = TypeVar("T")
+
 DEMO_TURNS = 60
 DEMO_SEED = 11
 # The demo keeps serving its metrics for the whole session (stopped by PID at teardown), because
@@ -42,26 +45,49 @@ def collector_binary() -> Path:
     return COLLECTOR_BIN
 
 
-@pytest.fixture(scope="session")
-def collector(collector_binary: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Collector]:
-    running = start_collector(tmp_path_factory.mktemp("otelcol"))
-    yield running
-    running.service.stop()
+def _shared(
+    request: pytest.FixtureRequest, name: str, start: Callable[[], T], stop: Callable[[T], None]
+) -> T:
+    """One instance per pytest run, even when another test directory re-exports these fixtures (pytest
+    would otherwise start a second stack for it); stopped when the run ends, last started first."""
+    stack: dict[str, Any] = request.config.__dict__.setdefault("_groundedness_e2e_stack", {})
+    if name not in stack:
+        stack[name] = start()
+        request.config.add_cleanup(lambda: stop(stack[name]))
+    instance: T = stack[name]
+    return instance
 
 
 @pytest.fixture(scope="session")
-def demo_app(collector: Collector, tmp_path_factory: pytest.TempPathFactory) -> Iterator[DemoApp]:
-    """The demo after all of its turns: every metric, span and log record has been produced."""
-    demo = start_demo(
-        tmp_path_factory.mktemp("demo"),
-        collector.otlp_http_url,
-        turns=DEMO_TURNS,
-        seed=DEMO_SEED,
-        linger_s=DEMO_LINGER_S,
+def collector(
+    request: pytest.FixtureRequest, collector_binary: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Collector:
+    return _shared(
+        request,
+        "collector",
+        lambda: start_collector(tmp_path_factory.mktemp("otelcol")),
+        lambda running: running.service.stop(),
     )
-    demo.service.wait_ready("all turns done", lambda: _all_turns_done(demo), timeout=120)
-    yield demo
-    demo.service.stop()
+
+
+@pytest.fixture(scope="session")
+def demo_app(
+    request: pytest.FixtureRequest, collector: Collector, tmp_path_factory: pytest.TempPathFactory
+) -> DemoApp:
+    """The demo after all of its turns: every metric, span and log record has been produced."""
+
+    def start() -> DemoApp:
+        demo = start_demo(
+            tmp_path_factory.mktemp("demo"),
+            collector.otlp_http_url,
+            turns=DEMO_TURNS,
+            seed=DEMO_SEED,
+            linger_s=DEMO_LINGER_S,
+        )
+        demo.service.wait_ready("all turns done", lambda: _all_turns_done(demo), timeout=120)
+        return demo
+
+    return _shared(request, "demo", start, lambda demo: demo.service.stop())
 
 
 def _all_turns_done(demo: DemoApp) -> bool | None:
@@ -70,46 +96,51 @@ def _all_turns_done(demo: DemoApp) -> bool | None:
 
 
 @pytest.fixture(scope="session")
-def alert_webhook() -> Iterator[WebhookSink]:
-    sink = start_webhook()
-    yield sink
-    sink.stop()
+def alert_webhook(request: pytest.FixtureRequest) -> WebhookSink:
+    return _shared(request, "webhook", start_webhook, lambda sink: sink.stop())
 
 
 @pytest.fixture(scope="session")
 def alertmanager(
-    alert_webhook: WebhookSink, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[Alertmanager]:
-    running = start_alertmanager(tmp_path_factory.mktemp("alertmanager"), alert_webhook.url)
-    yield running
-    running.service.stop()
+    request: pytest.FixtureRequest, alert_webhook: WebhookSink, tmp_path_factory: pytest.TempPathFactory
+) -> Alertmanager:
+    return _shared(
+        request,
+        "alertmanager",
+        lambda: start_alertmanager(tmp_path_factory.mktemp("alertmanager"), alert_webhook.url),
+        lambda running: running.service.stop(),
+    )
 
 
 @pytest.fixture(scope="session")
 def prometheus_with_demo_traffic(
+    request: pytest.FixtureRequest,
     collector: Collector,
     demo_app: DemoApp,
     alertmanager: Alertmanager,
     tmp_path_factory: pytest.TempPathFactory,
-) -> Iterator[Prometheus]:
+) -> Prometheus:
     """Prometheus with the alert rules loaded that has scraped every metric the demo emits, both from
     the demo's endpoint (job ``agent-apps``) and through the Collector's exporter."""
-    prometheus = start_prometheus(
-        tmp_path_factory.mktemp("prometheus"),
-        collector_target=collector.exporter_target,
-        app_target=demo_app.metrics_target,
-        alertmanager_target=alertmanager.target,
-    )
-    expected = exposed_series(demo_app.metrics_url)
 
-    def scraped_everything() -> bool | None:
-        by_job = scraped_series_by_job(prometheus.url)
-        through_collector = set().union(*(names for job, names in by_job.items() if job != APP_JOB))
-        complete = expected <= by_job.get(APP_JOB, set()) and expected <= through_collector
-        return True if complete else None
+    def start() -> Prometheus:
+        prometheus = start_prometheus(
+            tmp_path_factory.mktemp("prometheus"),
+            collector_target=collector.exporter_target,
+            app_target=demo_app.metrics_target,
+            alertmanager_target=alertmanager.target,
+        )
+        expected = exposed_series(demo_app.metrics_url)
 
-    prometheus.service.wait_ready("a sample of every demo metric on both paths", scraped_everything, 60)
-    # One more evaluation round so rules have seen the data too.
-    time.sleep(2)
-    yield prometheus
-    prometheus.stop()
+        def scraped_everything() -> bool | None:
+            by_job = scraped_series_by_job(prometheus.url)
+            through_collector = set().union(*(names for job, names in by_job.items() if job != APP_JOB))
+            complete = expected <= by_job.get(APP_JOB, set()) and expected <= through_collector
+            return True if complete else None
+
+        prometheus.service.wait_ready("a sample of every demo metric on both paths", scraped_everything, 60)
+        # One more evaluation round so the rules have seen the data too.
+        time.sleep(2)
+        return prometheus
+
+    return _shared(request, "prometheus", start, lambda prometheus: prometheus.stop())
