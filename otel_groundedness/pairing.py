@@ -93,6 +93,7 @@ class _LogContent:
     user_prompt: str | None = None
     context: TurnContext | None = None
     truncated: bool = False
+    size: int = 0
 
 
 @dataclass(slots=True)
@@ -121,6 +122,10 @@ def _estimate_size(value: Any) -> int:
     if isinstance(value, list | tuple):
         return sum(_estimate_size(v) for v in value)
     return 8
+
+
+def _held_size(answer: _Answer[Any]) -> int:
+    return len(answer.text) + _ITEM_OVERHEAD_BYTES
 
 
 def _evidence_key(item: Evidence) -> tuple[Any, ...]:
@@ -180,11 +185,11 @@ class PairingBuffer(Generic[H]):
         state = self._traces.get(trace_id)
         if state is None or span_id not in state.open_agents:
             return decisions
-        start_ns = state.open_agents.pop(span_id)
+        start_ns = self._close_open_agent(state, span_id)
         contained = [held for held in state.held if start_ns <= held.start_ns and held.end_ns <= end_ns]
         if not state.open_agents:
             contained = state.held
-        state.held = [held for held in state.held if held not in contained]
+        self._unhold(state, contained)
         decisions.releases.extend(self._standalone(state, held) for held in contained)
         return decisions
 
@@ -197,13 +202,14 @@ class PairingBuffer(Generic[H]):
             state.user_prompt = facts.user_prompt
         if facts.answer is not None or facts.user_prompt or facts.context != TurnContext():
             content = state.logs.setdefault(record.span_id, _LogContent())
+            added = _ITEM_OVERHEAD_BYTES + (len(facts.answer) if facts.answer is not None else 0)
             if facts.answer is not None:
                 content.answer = facts.answer
-                state.size += len(facts.answer)
             content.user_prompt = facts.user_prompt or content.user_prompt
             content.context = _merge_context(facts.context, content.context)
             content.truncated = content.truncated or facts.content_truncated
-            state.size += _ITEM_OVERHEAD_BYTES
+            content.size += added
+            state.size += added
         self._enforce_bytes(record.trace_id, state, decisions)
         return decisions
 
@@ -212,6 +218,8 @@ class PairingBuffer(Generic[H]):
         decisions: Decisions[H] = Decisions()
         state = self._state(record.trace_id, decisions)
         logged = state.logs.pop(record.span_id, None)
+        if logged is not None:
+            state.size -= logged.size
         answer = facts.answer if facts.answer is not None else (logged.answer if logged else None)
         context = _merge_context(facts.context, logged.context if logged else None)
         truncated = facts.content_truncated or (logged.truncated if logged else False)
@@ -221,7 +229,7 @@ class PairingBuffer(Generic[H]):
             state.user_prompt = prompt
 
         if facts.is_agent or record.span_id in state.open_agents:
-            state.open_agents.pop(record.span_id, None)
+            self._close_open_agent(state, record.span_id)
             agent = _Answer(
                 handle, record.span_id, record.start_time_ns, record.end_time_ns, "", context, truncated
             )
@@ -233,7 +241,7 @@ class PairingBuffer(Generic[H]):
             )
             if any(start <= record.start_time_ns for start in state.open_agents.values()):
                 state.held.append(held)
-                state.size += len(answer) + _ITEM_OVERHEAD_BYTES
+                state.size += _held_size(held)
             else:
                 decisions.releases.append(self._standalone(state, held))
         elif facts.is_tool:
@@ -246,7 +254,8 @@ class PairingBuffer(Generic[H]):
             decisions.releases.append(Release(handle, skip="no_answer"))
 
         if not state.open_agents and state.held:
-            decisions.releases.extend(self._standalone(state, held) for held in self._take_held(state))
+            held_now = self._unhold(state, state.held)
+            decisions.releases.extend(self._standalone(state, held) for held in held_now)
         self._enforce_bytes(record.trace_id, state, decisions)
         return decisions
 
@@ -265,7 +274,7 @@ class PairingBuffer(Generic[H]):
         """Release everything (shutdown): each held answer is scored as a standalone turn."""
         releases: list[Release[H]] = []
         for state in self._traces.values():
-            releases.extend(self._standalone(state, held) for held in self._take_held(state))
+            releases.extend(self._standalone(state, held) for held in state.held)
         self._traces.clear()
         return releases
 
@@ -307,9 +316,19 @@ class PairingBuffer(Generic[H]):
                 state.evidence[key] = item
                 state.size += _estimate_size(item.content) + _ITEM_OVERHEAD_BYTES
 
-    def _take_held(self, state: _TraceState[H]) -> list[_Answer[H]]:
-        held, state.held = state.held, []
-        return held
+    def _unhold(self, state: _TraceState[H], answers: list[_Answer[H]]) -> list[_Answer[H]]:
+        """Remove ``answers`` from the held list (and the byte count); returns them."""
+        taken = list(answers)
+        state.held = [held for held in state.held if all(held is not other for other in taken)]
+        state.size -= sum(_held_size(held) for held in taken)
+        return taken
+
+    def _close_open_agent(self, state: _TraceState[H], span_id: int) -> int:
+        """Forget an open agent; returns its start time (0 if it was not known)."""
+        if span_id not in state.open_agents:
+            return 0
+        state.size -= _ITEM_OVERHEAD_BYTES
+        return state.open_agents.pop(span_id)
 
     def _turn(self, state: _TraceState[H], answer: _Answer[H], text: str, context: TurnContext) -> Turn:
         return Turn(
@@ -346,9 +365,7 @@ class PairingBuffer(Generic[H]):
         contained = [
             held for held in state.held if agent.start_ns <= held.start_ns and held.end_ns <= agent.end_ns
         ]
-        if contained:
-            state.held = [held for held in state.held if held not in contained]
-            state.size -= sum(len(held.text) + _ITEM_OVERHEAD_BYTES for held in contained)
+        self._unhold(state, contained)
         contained.sort(key=lambda held: held.end_ns)
         if own_answer is None and not contained:
             return [Release(agent.handle, skip="no_answer" if captured else "content_not_captured")]

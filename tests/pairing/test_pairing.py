@@ -282,3 +282,14 @@ def test_every_handle_comes_back_exactly_once() -> None:
     seen += [release.handle for release in buffer.drain()]
     expected = {f"{t}/{i}" for t in range(10) for i in range(4)} | {f"{t}/a" for t in range(10) if t % 2}
     assert sorted(seen) == sorted(expected)
+
+
+def test_released_answers_and_closed_agents_free_their_bytes() -> None:
+    buffer = make_buffer(max_trace_bytes=2000)
+    for turn in range(50):
+        start = turn * 10
+        buffer.agent_started(TRACE, 1000 + turn, start)
+        buffer.add_span(span(turn, start + 1, start + 2), chat(f"Turn {turn}: " + "x" * 100), f"chat{turn}")
+        decisions = buffer.add_span(span(1000 + turn, start, start + 5), agent(), f"agent{turn}")
+        assert decisions.evictions == []
+        assert decisions.releases[-1].turn is not None
