@@ -24,6 +24,8 @@ _STOPWORDS = frozenset(_STOPWORD_TEXT.split())
 BEFORE_WINDOW = 60  # characters of label text read before a figure
 AFTER_WINDOW = 30  # and after it (labels mostly precede figures: "Revenue: $1.2M")
 _MAX_SIBLING_LABEL = 40
+# Sibling keys whose string value names the record's figures ([{"metric": "revenue", "value": 1243500}]).
+_LABEL_KEYS = ("name", "label", "metric", "title", "field", "kind", "type", "category", "description")
 
 
 def words(text: str) -> set[str]:
@@ -53,12 +55,13 @@ def window_words(text: str, start: int, end: int, lower: int = 0, upper: int | N
 
 
 def json_words(keys: Iterable[str], siblings: Mapping[Any, Any] | None) -> set[str]:
-    """Label words of a JSON value: its keys up to the root and short sibling strings ("name": "Revenue")."""
+    """Label words of a JSON value: its keys up to the root and short sibling labels ("name": "Revenue")."""
     found: set[str] = set()
     for key in keys:
         found |= words(key)
     if siblings is not None:
-        for value in siblings.values():
+        for key in _LABEL_KEYS:
+            value = siblings.get(key)
             if isinstance(value, str) and len(value) <= _MAX_SIBLING_LABEL:
                 found |= words(value)
     return found

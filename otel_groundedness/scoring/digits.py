@@ -1,7 +1,8 @@
 """Digit-level relations between figures: transposed, changed, dropped or added digits.
 
 A figure is reduced to its mantissa (significant digits, trailing zeros removed) and decimal
-exponent, so ``$1,243,500``, ``1243500.00`` and ``1.2435e6`` all read ``("12435", 6)``.
+exponent, so ``$1,243,500``, ``1243500.00`` and ``1.2435e6`` all read ``("12435", 6)``. The other
+figure is read at the answer's precision: ``$1.42M`` against 1,243,500 compares "142" with "124".
 """
 
 from __future__ import annotations
@@ -69,5 +70,72 @@ def variants(of: Mantissa) -> list[Variant]:
             add(head + digit + tail, "digit_dropped", longer)
     shorter = (of.exponent, of.exponent - 1)
     for i in range(len(digits)):
-        add(digits[:i] + digits[i + 1 :], "digit_added", shorter)
+        # Without its last digit at the same magnitude the answer is merely rounded.
+        add(digits[:i] + digits[i + 1 :], "digit_added", shorter if i < len(digits) - 1 else shorter[1:])
     return list(found.values())
+
+
+def value_of(digits: str, exponent: int, negative: bool) -> float:
+    """The figure whose mantissa is ``digits`` and whose leading digit sits at 10**exponent."""
+    value = float(f"{digits}e{exponent - len(digits) + 1}")
+    return -value if negative else value
+
+
+def half_unit(digits: str, exponent: int) -> float:
+    """Half a unit of the last of ``digits``: how far a figure may sit from ``value_of`` and still read so."""
+    return 0.5 * 10.0 ** (exponent - len(digits) + 1)
+
+
+def relation(answer: Mantissa, other: float) -> str | None:
+    """The one digit-level edit between ``other`` and the answer, or None.
+
+    Changed and swapped digits compare ``other`` read at the answer's precision; a dropped or
+    added digit compares ``other``'s own digits. Dropping the answer's last digit at the same
+    magnitude is rounding and a dropped trailing zero is a magnitude slip: neither counts.
+    """
+    length = len(answer.digits)
+    own = mantissa(other)
+    if length > MAX_MANTISSA_DIGITS or own is None:
+        return None
+    same = _fixed(other, length)
+    if same.exponent == answer.exponent:
+        reason = _substitution_or_swap(answer.digits, same.digits)
+        if reason:
+            return reason
+    shift = own.exponent - answer.exponent
+    if (
+        len(own.digits) == length + 1
+        and shift in (0, 1)
+        and _drops_one(own.digits, answer.digits, shift == 0)
+    ):
+        return "digit_dropped"
+    if (
+        len(own.digits) == length - 1
+        and shift in (0, -1)
+        and _drops_one(answer.digits, own.digits, shift == 0)
+    ):
+        return "digit_added"
+    return None
+
+
+def _fixed(value: float, length: int) -> Mantissa:
+    text = f"{abs(value):.{length - 1}e}"
+    mantissa_text, exponent = text.split("e")
+    return Mantissa(mantissa_text.replace(".", ""), int(exponent))
+
+
+def _substitution_or_swap(first: str, second: str) -> str | None:
+    differences = [i for i, (a, b) in enumerate(zip(first, second, strict=True)) if a != b]
+    if len(differences) == 1:
+        return "digit_changed"
+    if len(differences) == 2:
+        i, j = differences
+        if j == i + 1 and first[i] == second[j] and first[j] == second[i]:
+            return "digit_transposition"
+    return None
+
+
+def _drops_one(longer: str, shorter: str, keep_last: bool) -> bool:
+    """True when deleting one digit of ``longer`` (not its last when ``keep_last``) gives ``shorter``."""
+    positions = range(len(longer) - 1) if keep_last else range(len(longer))
+    return any(longer[:i] + longer[i + 1 :] == shorter for i in positions)

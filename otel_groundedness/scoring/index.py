@@ -13,7 +13,6 @@ from itertools import product
 
 from otel_groundedness.scoring import context
 from otel_groundedness.scoring.atoms import Atom, CalendarDate, Identifier, Quantity
-from otel_groundedness.scoring.digits import mantissa
 from otel_groundedness.scoring.evidence import Corpus, Fragment, RawScalar
 from otel_groundedness.scoring.report import Citation
 
@@ -99,15 +98,14 @@ class Hit:
 
 
 class _NumericGroup:
-    """Values of one group sorted for range queries, plus a mantissa map for digit relations."""
+    """Values of one group sorted for range queries."""
 
-    __slots__ = ("_by_mantissa", "hits", "values")
+    __slots__ = ("hits", "values")
 
     def __init__(self, pairs: list[tuple[float, Hit]]) -> None:
         pairs.sort(key=_first)
         self.values = [value for value, _ in pairs]
         self.hits = [hit for _, hit in pairs]
-        self._by_mantissa: dict[str, list[tuple[int, Hit]]] | None = None
 
     def within(self, low: float, high: float) -> Iterator[Hit]:
         values = self.values
@@ -115,6 +113,9 @@ class _NumericGroup:
         while index < len(values) and values[index] <= high:
             yield self.hits[index]
             index += 1
+
+    def count(self, low: float, high: float) -> int:
+        return bisect.bisect_right(self.values, high) - bisect.bisect_left(self.values, low)
 
     def nearest(self, target: float, low: float, high: float, limit: int) -> list[Hit]:
         """Up to ``limit`` hits in [low, high], nearest to ``target`` first."""
@@ -134,16 +135,6 @@ class _NumericGroup:
                 found.append(hits[left])
                 left -= 1
         return found
-
-    def with_mantissa(self, digits: str) -> list[tuple[int, Hit]]:
-        if self._by_mantissa is None:
-            by_mantissa: dict[str, list[tuple[int, Hit]]] = defaultdict(list)
-            for value, hit in zip(self.values, self.hits, strict=True):
-                reduced = mantissa(value)
-                if reduced is not None:
-                    by_mantissa[reduced.digits].append((reduced.exponent, hit))
-            self._by_mantissa = by_mantissa
-        return self._by_mantissa.get(digits, [])
 
 
 def _first(pair: tuple[float, Hit]) -> float:

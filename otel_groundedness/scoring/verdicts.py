@@ -8,12 +8,20 @@ Dates compare per component, identifiers by normalized form and by one edit.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from otel_groundedness.scoring.atoms import Atom, AtomKind, CalendarDate, Identifier, Quantity
 from otel_groundedness.scoring.context import AtomContext
-from otel_groundedness.scoring.digits import mantissa, variants
+from otel_groundedness.scoring.digits import (
+    Mantissa,
+    Variant,
+    half_unit,
+    mantissa,
+    relation,
+    value_of,
+    variants,
+)
 from otel_groundedness.scoring.index import DAY, MONTH, YEAR, DateReading, EvidenceIndex, Hit, date_mask
 from otel_groundedness.scoring.report import Verdict
 
@@ -29,6 +37,7 @@ _NEAR_CANDIDATES = 32  # near values examined for shared context, nearest first
 # Slips by these powers of ten (x10, x100 as in percent vs fraction, thousand/million/billion).
 _MAGNITUDE_SLIPS = tuple(10.0**sign for power in (1, 2, 3, 6, 9, 12) for sign in (power, -power))
 _DIGIT_RELATION_MIN_DIGITS = 3  # shorter figures are tied to evidence only by shared context
+_DIRECT_CHECK_LIMIT = 24  # up to this many values near the answer's magnitude are compared one by one
 _MAGNITUDE_MIN_DIGITS = 2
 _HASH_PREFIX = 7  # an abbreviated git hash keeps at least this many characters
 
@@ -142,17 +151,7 @@ def _near_miss(
         return True
 
     if reduced is not None:
-        long_enough = len(reduced.digits) >= _DIGIT_RELATION_MIN_DIGITS
-        tied: Judgement | None = None
-        for variant in variants(reduced):
-            for name in groups:
-                for exponent, hit in index.group(name).with_mantissa(variant.digits):
-                    if exponent not in variant.exponents or not usable(hit):
-                        continue
-                    if _shares_words(around, hit):
-                        return Judgement("contradicted", variant.reason, hit)
-                    if long_enough and tied is None:
-                        tied = Judgement("contradicted", variant.reason, hit)
+        tied = _digit_relation(quantity, reduced, groups, index, around, usable)
         if tied is not None:
             return tied
         slip = _magnitude_slip(quantity, groups, index, around, usable, len(reduced.digits))
@@ -165,6 +164,66 @@ def _near_miss(
                 if usable(hit) and _shares_words(around, hit):
                     return Judgement("contradicted", "value_changed", hit)
     return Judgement("unsupported", "more_precise_than_evidence") if consistent else NOT_FOUND
+
+
+def _digit_relation(
+    quantity: Quantity,
+    reduced: Mantissa,
+    groups: list[str],
+    index: EvidenceIndex,
+    around: AtomContext,
+    usable: Callable[[Hit], bool],
+) -> Judgement | None:
+    """An evidence value one digit-level edit from the answer, within a decade of it.
+
+    Few values near the answer's magnitude are checked one by one; many are probed with the
+    answer's digit variants instead, so the cost is O(min(candidates, variants)).
+    """
+    value = quantity.value
+    negative = value < 0
+    low, high = 10.0 ** (reduced.exponent - 1), 10.0 ** (reduced.exponent + 2)
+    if negative:
+        low, high = -high, -low
+    long_enough = len(reduced.digits) >= _DIGIT_RELATION_MIN_DIGITS
+    reach = half_unit(reduced.digits, reduced.exponent)  # the answer's own precision
+    tied: Judgement | None = None
+    candidates: Iterable[tuple[str, Hit]]
+    if sum(index.group(name).count(low, high) for name in groups) <= _DIRECT_CHECK_LIMIT:
+        candidates = (
+            (reason, hit)
+            for name in groups
+            for hit in index.group(name).within(low, high)
+            if (reason := relation(reduced, hit.number)) is not None
+        )
+    else:
+        candidates = (
+            (reason, hit)
+            for variant in variants(reduced)
+            for exponent in variant.exponents
+            for name in groups
+            for hit in _around(
+                index,
+                name,
+                value_of(variant.digits, exponent, negative),
+                max(reach, half_unit(variant.digits, exponent)),
+            )
+            if (reason := relation(reduced, hit.number)) is not None
+        )
+    for reason, hit in candidates:
+        if not usable(hit):
+            continue
+        if _shares_words(around, hit):
+            return Judgement("contradicted", reason, hit)
+        if long_enough and tied is None:
+            tied = Judgement("contradicted", reason, hit)
+    return tied
+
+
+def _around(
+    index: EvidenceIndex, group: str, center: float, variant: Variant, exponent: int
+) -> Iterator[Hit]:
+    reach = half_unit(variant.digits, exponent)
+    return index.group(group).within(center - reach, center + reach)
 
 
 def _magnitude_slip(
