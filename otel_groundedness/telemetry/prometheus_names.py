@@ -16,16 +16,29 @@ from otel_groundedness.telemetry.names import METRICS, MetricSpec
 _UNIT_SUFFIXES = {"s": "seconds", "1": "", "By": "bytes"}
 _INVALID_NAME_CHARS = re.compile(r"[^a-zA-Z0-9_]")
 
-# Emitted by the GenAI instrumentation libraries, not by this package; the "no evaluations while
-# GenAI traffic flows" alert compares against it.
+# Semantic-convention metrics of the GenAI instrumentation libraries, not emitted by this package; the
+# "no evaluations while GenAI traffic flows" alert compares against the first.
+_GENAI_CLIENT_ATTRS = (
+    "gen_ai.operation.name",
+    "gen_ai.provider.name",
+    "gen_ai.request.model",
+    "gen_ai.response.model",
+)
 GENAI_CLIENT_OPERATION_DURATION = MetricSpec(
     "gen_ai.client.operation.duration",
     "histogram",
     "s",
-    "GenAI client operation duration (semantic-conventions metric recorded by the instrumentation)",
-    ("gen_ai.operation.name", "gen_ai.request.model", "gen_ai.provider.name"),
+    "GenAI client operation duration",
+    _GENAI_CLIENT_ATTRS,
 )
-UPSTREAM_METRICS: tuple[MetricSpec, ...] = (GENAI_CLIENT_OPERATION_DURATION,)
+GENAI_CLIENT_TOKEN_USAGE = MetricSpec(
+    "gen_ai.client.token.usage",
+    "histogram",
+    "{token}",
+    "Input and output tokens per GenAI client operation",
+    (*_GENAI_CLIENT_ATTRS, "gen_ai.token.type"),
+)
+UPSTREAM_METRICS: tuple[MetricSpec, ...] = (GENAI_CLIENT_OPERATION_DURATION, GENAI_CLIENT_TOKEN_USAGE)
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,14 +20,12 @@ from .services import (
     COLLECTOR_BIN,
     COLLECTOR_DIR,
     PROMETHEUS_DIR,
-    REPO,
     Service,
     free_port,
     http_ok,
     start_service,
 )
 
-TRAFFIC_SCRIPT = Path(__file__).with_name("traffic.py")
 DECISION_WAIT_S = 2
 
 
@@ -88,16 +86,20 @@ class DemoApp:
 
 
 def start_demo(workdir: Path, otlp_endpoint: str, *, turns: int, seed: int, linger_s: float) -> DemoApp:
-    """Agent traffic exporting OTLP to ``otlp_endpoint`` and serving its own Prometheus endpoint."""
+    """``otel-groundedness demo`` exporting OTLP to ``otlp_endpoint`` and serving its own Prometheus
+    endpoint; returns once all turns are done (its JSON report is written after the last turn)."""
     port = free_port()
+    report = workdir / "demo-report.json"
     argv = [
-        sys.executable, str(TRAFFIC_SCRIPT), "--turns", str(turns), "--fault-rate", "0.3",
+        sys.executable, "-m", "otel_groundedness", "demo", "--turns", str(turns), "--fault-rate", "0.3",
         "--seed", str(seed), "--otlp-endpoint", otlp_endpoint, "--prometheus-port", str(port),
-        "--linger", str(linger_s),
+        "--linger", str(linger_s), "--no-live", "--html", str(workdir / "demo-report.html"),
+        "--json", str(report),
     ]  # fmt: skip
-    service = start_service("demo", argv, workdir, {"PYTHONPATH": str(REPO)})
+    service = start_service("demo", argv, workdir)
     demo = DemoApp(service, f"127.0.0.1:{port}")
-    service.wait_ready("metrics endpoint", lambda: http_ok(demo.metrics_url), timeout=60)
+    service.wait_ready("all turns done", lambda: True if report.exists() else None, timeout=180)
+    service.wait_ready("metrics endpoint", lambda: http_ok(demo.metrics_url), timeout=30)
     return demo
 
 
