@@ -4,9 +4,8 @@ a scripted local model with injected faults, scored live by the processor."""
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
-
-from rich.console import Console
 
 HELP = "Run the self-contained demo: scripted agent traffic with injected faults, scored live."
 
@@ -93,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         summary = run_demo(options, console=wide_console())
     except (DemoError, ValueError) as error:
-        Console(stderr=True).print(f"otel-groundedness demo: {error}", markup=False, highlight=False)
+        print(f"otel-groundedness demo: {error}", file=sys.stderr)
         return 2
     return 0 if summary.turns_scored else 1
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -63,18 +64,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     console = wide_console()
-    errors = Console(stderr=True)
+    progress_console = Console(stderr=True)
     try:
         policy = _load_policy(args.policy) if args.policy else None
-        spans, log_events = _read_inputs(args.files, show_progress=not args.no_progress, console=errors)
+        spans, log_events = _read_inputs(
+            args.files, show_progress=not args.no_progress, console=progress_console
+        )
     except InvalidInputError as error:
-        errors.print(f"otel-groundedness replay: {error}", markup=False, highlight=False)
+        print(f"otel-groundedness replay: {error}", file=sys.stderr)
         return 2
     if not spans:
-        errors.print("otel-groundedness replay: no spans found in the input files", highlight=False)
+        print("otel-groundedness replay: no spans found in the input files", file=sys.stderr)
         return 2
 
-    with _progress(errors, enabled=not args.no_progress and len(spans) > 10_000) as advance:
+    with _progress(progress_console, enabled=not args.no_progress and len(spans) > 10_000) as advance:
         result = replay(spans, log_events, policy=policy, on_trace=advance)
     overall = totals(result.scored)
     gates = check_gates(overall, fail_under=args.fail_under, max_contradicted=args.max_contradicted)
