@@ -32,6 +32,7 @@ SkipReason: TypeAlias = Literal[
 ]
 EvictionReason: TypeAlias = Literal["max_traces", "max_bytes", "ttl"]
 
+_UNREAD_AGENT = SpanFacts(convention="unread", context=TurnContext(), is_agent=True)
 # Fixed per-item charge so that many small items still count against the byte budget.
 _ITEM_OVERHEAD_BYTES = 64
 
@@ -213,8 +214,17 @@ class PairingBuffer(Generic[H]):
         self._enforce_bytes(record.trace_id, state, decisions)
         return decisions
 
-    def add_span(self, record: SpanRecord, facts: SpanFacts, handle: H) -> Decisions[H]:
-        """Take one ended GenAI span; its handle is released now or held for its agent."""
+    def add_span(self, record: SpanRecord, facts: SpanFacts | None, handle: H) -> Decisions[H]:
+        """Take one ended span; its handle is released now or held for its agent.
+
+        ``facts`` is None for a span no adapter could read: it is released as is, unless it is an
+        open agent (recognised at start by name), whose end still closes its turn.
+        """
+        if facts is None:
+            known = self._traces.get(record.trace_id)
+            if known is None or record.span_id not in known.open_agents:
+                return Decisions(releases=[Release(handle)])
+            facts = _UNREAD_AGENT
         decisions: Decisions[H] = Decisions()
         state = self._state(record.trace_id, decisions)
         logged = state.logs.pop(record.span_id, None)
@@ -230,15 +240,11 @@ class PairingBuffer(Generic[H]):
 
         if facts.is_agent or record.span_id in state.open_agents:
             self._close_open_agent(state, record.span_id)
-            agent = _Answer(
-                handle, record.span_id, record.start_time_ns, record.end_time_ns, "", context, truncated
-            )
+            agent = _Answer.of(record, handle, "", context, truncated)
             captured = facts.content_captured or logged is not None
             decisions.releases.extend(self._close_agent(state, agent, answer, captured))
         elif answer is not None:
-            held = _Answer(
-                handle, record.span_id, record.start_time_ns, record.end_time_ns, answer, context, truncated
-            )
+            held = _Answer.of(record, handle, answer, context, truncated)
             if any(start <= record.start_time_ns for start in state.open_agents.values()):
                 state.held.append(held)
                 state.size += _held_size(held)

@@ -132,9 +132,6 @@ class GroundednessEngine:
             self._skip("malformed")
             self.forward(span)
             return
-        if facts is None:
-            self.forward(span)
-            return
         try:
             decisions = self._buffer.add_span(record, facts, span)
         except Exception:

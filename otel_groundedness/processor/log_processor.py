@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 _logger = logging.getLogger(__name__)
 
 _GENAI_EVENT_PREFIX = "gen_ai."
+_SHUTDOWN_FLUSH_TIMEOUT_S = 10.0
 
 
 class GroundednessLogRecordProcessor(LogRecordProcessor):
@@ -81,7 +82,12 @@ class GroundednessLogRecordProcessor(LogRecordProcessor):
         return flushed
 
     def shutdown(self) -> None:
-        """Shuts ``downstream`` down; the shared worker stops with the span processor."""
+        """Processes the queue, then shuts ``downstream`` down; the worker stops with the span processor.
+
+        A ``LoggerProvider`` created after the ``TracerProvider`` is shut down first at exit: scoring
+        what is queued now lets its evaluation records reach log exporters that are still open.
+        """
+        self._span_processor.flush_queue(_SHUTDOWN_FLUSH_TIMEOUT_S)
         for processor in self._downstream:
             try:
                 processor.shutdown()

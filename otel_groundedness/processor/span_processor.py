@@ -160,7 +160,10 @@ class GroundednessSpanProcessor(SpanProcessor):
     def on_end(self, span: ReadableSpan) -> None:
         try:
             context = span.context
-            candidate = context.trace_flags.sampled and is_genai_span(_raw_attributes(span), span.name)
+            # An agent recognised by name at start must reach the worker even without GenAI attributes.
+            candidate = context.trace_flags.sampled and (
+                is_genai_span(_raw_attributes(span), span.name) or _opens_agent(span)
+            )
         except Exception:
             candidate = False
         if candidate and self._enqueue(span):

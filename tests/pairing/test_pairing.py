@@ -293,3 +293,14 @@ def test_released_answers_and_closed_agents_free_their_bytes() -> None:
         decisions = buffer.add_span(span(1000 + turn, start, start + 5), agent(), f"agent{turn}")
         assert decisions.evictions == []
         assert decisions.releases[-1].turn is not None
+
+
+def test_unreadable_spans_pass_through_but_an_unreadable_open_agent_still_closes_its_turn() -> None:
+    buffer = make_buffer()
+    assert buffer.add_span(span(7, 0, 1), None, "plain").releases == [Release("plain")]
+    assert buffer.trace_count == 0
+    buffer.agent_started(TRACE, 100, 0)
+    buffer.add_span(span(1, 1, 2), chat(ANSWER, INVOICE), "chat")
+    releases = by_handle(buffer.add_span(span(100, 0, 10), None, "agent"))
+    assert releases["chat"].turn is not None
+    assert releases["agent"] == Release("agent")

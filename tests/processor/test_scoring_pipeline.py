@@ -167,8 +167,9 @@ def test_unscorable_spans_are_counted_by_reason(make_pipeline: PipelineFactory) 
     }
     with tracer.start_as_current_span("chat tool-call", attributes=tool_call_attributes):
         pass
-    emit_chat(tracer, GROUNDED_ANSWER, name="chat first", response_id="chatcmpl-dup")
-    emit_chat(tracer, GROUNDED_ANSWER, name="chat second", response_id="chatcmpl-dup")
+    with tracer.start_as_current_span("POST /ask"):  # one trace: dedup is per trace
+        emit_chat(tracer, GROUNDED_ANSWER, name="chat first", response_id="chatcmpl-dup")
+        emit_chat(tracer, GROUNDED_ANSWER, name="chat second", response_id="chatcmpl-dup")
     pipeline.flush()
 
     def skipped(reason: str) -> int:
@@ -177,7 +178,7 @@ def test_unscorable_spans_are_counted_by_reason(make_pipeline: PipelineFactory) 
     assert skipped("content_not_captured") == 1
     assert skipped("no_answer") == 1
     assert skipped("duplicate") == 1
-    assert len(pipeline.spans.get_finished_spans()) == 4
+    assert len(pipeline.spans.get_finished_spans()) == 5
     assert names.ATTR_SCORE not in (pipeline.finished()["chat second"].attributes or {})
 
 
