@@ -78,21 +78,31 @@ _PLAIN_WORD = re.compile(r"[^\W\d_]+")
 
 
 class AtomContext:
-    """What the answer says around one atom, computed only when a rule asks."""
+    """What the answer says around one atom, computed only when a rule asks.
 
-    __slots__ = ("_text", "_words", "end", "lower", "start", "upper")
+    Label words are read between the neighbouring atoms first ("subtotal $1,579.88, tax
+    $126.39": "tax" labels the second figure); only when that stretch has none is the whole
+    sentence window used ("Revenue for 2024 was $1.2M").
+    """
 
-    def __init__(self, text: str, start: int, end: int, lower: int, upper: int) -> None:
+    __slots__ = ("_text", "_words", "end", "lower", "near_lower", "near_upper", "start", "upper")
+
+    def __init__(
+        self, text: str, start: int, end: int, sentence: tuple[int, int], neighbours: tuple[int, int]
+    ) -> None:
         self._text = text
         self.start = start
         self.end = end
-        self.lower = lower  # the atom's sentence
-        self.upper = upper
+        self.lower, self.upper = sentence
+        self.near_lower = max(self.lower, neighbours[0])  # end of the previous atom
+        self.near_upper = min(self.upper, neighbours[1])  # start of the next atom
         self._words: set[str] | None = None
 
     def words(self) -> set[str]:
         if self._words is None:
-            self._words = window_words(self._text, self.start, self.end, self.lower, self.upper)
+            text, start, end = self._text, self.start, self.end
+            found = window_words(text, start, end, self.near_lower, self.near_upper)
+            self._words = found or window_words(text, start, end, self.lower, self.upper)
         return self._words
 
     def states_decrease(self) -> bool:

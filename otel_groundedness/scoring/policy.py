@@ -13,15 +13,12 @@ from dataclasses import dataclass, field, fields
 from typing import Any, Literal, TypeAlias, cast, get_args
 
 from otel_groundedness.scoring.atoms import ATOM_KINDS, AtomKind
+from otel_groundedness.scoring.extract.locales import SUPPORTED_LOCALES
 
 LabelRule: TypeAlias = Literal["atom_ratio", "strict", "sentence"]
 LABEL_RULES: tuple[LabelRule, ...] = get_args(LabelRule)
 
 ENV_PREFIX = "OTEL_GROUNDEDNESS_"
-
-# The extraction package owns the locale packs; this tuple mirrors it so that a policy can be
-# validated without importing the extractor (tests assert both stay equal).
-SUPPORTED_LOCALES: tuple[str, ...] = ("en-US", "en-GB", "de-DE", "fr-FR")
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,6 +12,7 @@ from otel_groundedness.scoring.atoms import Atom, CalendarDate, Quantity
 from otel_groundedness.scoring.context import AtomContext
 from otel_groundedness.scoring.evidence import collect
 from otel_groundedness.scoring.evidence_item import Evidence
+from otel_groundedness.scoring.extract import extract_atoms
 from otel_groundedness.scoring.index import DateReading, EvidenceIndex
 from otel_groundedness.scoring.policy import GroundednessPolicy
 from otel_groundedness.scoring.report import AtomVerdict, GroundednessReport, Label, NormalizedValue
@@ -35,8 +36,6 @@ def score(
     """
     if not isinstance(answer, str):
         raise TypeError(f"answer must be a str, got {type(answer).__name__}")
-    from otel_groundedness.scoring.extract import extract_atoms  # lands with the extraction package
-
     policy = policy or DEFAULT_POLICY
     extract = partial(
         extract_atoms,
@@ -56,9 +55,10 @@ def score(
     spans = sentence_spans(answer, atoms)
     sentence_of = _sentence_numbers(atoms, spans)
     verdicts = []
-    for atom, sentence in zip(atoms, sentence_of, strict=True):
-        low, high = spans[sentence] if spans else (0, len(answer))
-        around = AtomContext(answer, atom.start, atom.end, low, high)
+    for position, (atom, sentence) in enumerate(zip(atoms, sentence_of, strict=True)):
+        previous_end = atoms[position - 1].end if position else 0
+        next_start = atoms[position + 1].start if position + 1 < len(atoms) else len(answer)
+        around = AtomContext(answer, atom.start, atom.end, spans[sentence], (previous_end, next_start))
         verdicts.append(_verdict(atom, judge(atom, index, around, policy.contradicted_band)))
     return _report(policy, verdicts, sentence_of, no_evidence, corpus.truncated)
 

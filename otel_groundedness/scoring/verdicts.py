@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from otel_groundedness.scoring.atoms import Atom, AtomKind, CalendarDate, Identifier, Quantity
 from otel_groundedness.scoring.context import AtomContext
 from otel_groundedness.scoring.digits import (
+    MAX_MANTISSA_DIGITS,
     Mantissa,
-    Variant,
     half_unit,
     mantissa,
     relation,
@@ -60,7 +60,7 @@ def judge(atom: Atom, index: EvidenceIndex, around: AtomContext, band: float) ->
         return _judge_quantity(atom, value, index, around, band)
     if isinstance(value, CalendarDate):
         return _judge_date(atom, value, index, around)
-    return _judge_identifier(atom, value, index)
+    return _judge_identifier(atom, value, index, around)
 
 
 def _slack(value: float) -> float:
@@ -219,10 +219,7 @@ def _digit_relation(
     return tied
 
 
-def _around(
-    index: EvidenceIndex, group: str, center: float, variant: Variant, exponent: int
-) -> Iterator[Hit]:
-    reach = half_unit(variant.digits, exponent)
+def _around(index: EvidenceIndex, group: str, center: float, reach: float) -> Iterator[Hit]:
     return index.group(group).within(center - reach, center + reach)
 
 
@@ -312,7 +309,9 @@ def _changed_date(reading: DateReading, index: EvidenceIndex, around: AtomContex
 # --- identifiers ----------------------------------------------------------------------------
 
 
-def _judge_identifier(atom: Atom, identifier: Identifier, index: EvidenceIndex) -> Judgement:
+def _judge_identifier(
+    atom: Atom, identifier: Identifier, index: EvidenceIndex, around: AtomContext
+) -> Judgement:
     hits = index.identifiers(identifier.shape, identifier.normalized)
     if hits:
         exact = next((hit for hit in hits if hit.text == atom.text), None)
@@ -324,9 +323,9 @@ def _judge_identifier(atom: Atom, identifier: Identifier, index: EvidenceIndex) 
             if hit.value.normalized.startswith(normalized):
                 return Judgement("supported", "within_precision", hit)  # an abbreviated commit hash
     if identifier.shape == "ticket" and normalized[:1] == "#" and normalized[1:].isdigit():
-        number = float(normalized[1:])
-        for hit in index.group("raw").within(number, number):
-            return Judgement("supported", "reformatted", hit)
+        judgement = _numbered_ticket(normalized[1:], index, around)
+        if judgement is not None:
+            return judgement
     length = len(normalized)
     for other_length in (length, length - 1, length + 1):
         for hit in index.identifiers_of_length(identifier.shape, other_length):
@@ -334,6 +333,25 @@ def _judge_identifier(atom: Atom, identifier: Identifier, index: EvidenceIndex) 
             if one_edit_apart(normalized, hit.value.normalized):
                 return Judgement("contradicted", "identifier_edit", hit)
     return NOT_FOUND
+
+
+def _numbered_ticket(digits: str, index: EvidenceIndex, around: AtomContext) -> Judgement | None:
+    """``#4521`` against raw JSON integers: equal supports; one edit away with shared words contradicts."""
+    raw = index.group("raw")
+    number = float(digits)
+    for hit in raw.within(number, number):
+        return Judgement("supported", "reformatted", hit)
+    if len(digits) > MAX_MANTISSA_DIGITS:
+        return None
+    width = len(digits)
+    for hit in raw.within(10.0 ** (width - 2), 10.0 ** (width + 1)):
+        if (
+            hit.number.is_integer()
+            and one_edit_apart(digits, str(int(hit.number)))
+            and _shares_words(around, hit)
+        ):
+            return Judgement("contradicted", "identifier_edit", hit)
+    return None
 
 
 def one_edit_apart(first: str, second: str) -> bool:

@@ -55,7 +55,9 @@ def verdict_for(
     index = EvidenceIndex(collect(evidence, None, 1 << 20), lexicon_extractor(lexicon))
     answer = before + surface
     atom = Atom(kind, surface, len(before), len(answer), value)
-    return judge(atom, index, AtomContext(answer, atom.start, atom.end, 0, len(answer)), band)
+    return judge(
+        atom, index, AtomContext(answer, atom.start, atom.end, (0, len(answer)), (0, len(answer))), band
+    )
 
 
 LEX: dict[str, tuple[AtomKind, AtomValue]] = {
