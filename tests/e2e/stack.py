@@ -42,12 +42,12 @@ class Collector:
         return f"http://{self.exporter_target}/metrics"
 
 
-def start_collector(workdir: Path, *extra_configs: Path) -> Collector:
+def start_collector(workdir: Path, *extra_configs: Path, env: dict[str, str] | None = None) -> Collector:
     """The production config layered with the test overlay (file sinks) on free loopback ports."""
     out_dir = workdir / "out"
     out_dir.mkdir(parents=True, exist_ok=True)
     http_port, grpc_port, exporter_port, telemetry_port = (free_port() for _ in range(4))
-    env = {
+    service_env = {
         "OTLP_HTTP_LISTEN": f"127.0.0.1:{http_port}",
         "OTLP_GRPC_LISTEN": f"127.0.0.1:{grpc_port}",
         "PROMETHEUS_EXPORTER_LISTEN": f"127.0.0.1:{exporter_port}",
@@ -63,7 +63,7 @@ def start_collector(workdir: Path, *extra_configs: Path) -> Collector:
     argv = [str(COLLECTOR_BIN)]
     for config in (*configs, *extra_configs):
         argv += ["--config", str(config)]
-    service = start_service("otelcol", argv, workdir, env)
+    service = start_service("otelcol", argv, workdir, {**service_env, **(env or {})})
     collector = Collector(
         service,
         f"http://127.0.0.1:{http_port}",
@@ -71,8 +71,12 @@ def start_collector(workdir: Path, *extra_configs: Path) -> Collector:
         f"127.0.0.1:{exporter_port}",
         out_dir,
     )
-    service.wait_ready("Prometheus exporter", lambda: http_ok(collector.metrics_url), timeout=30)
+    service.wait_ready("its ready log line", lambda: _logged(service, "Everything is ready"), timeout=30)
     return collector
+
+
+def _logged(service: Service, text: str) -> bool | None:
+    return True if text in service.log_path.read_text(errors="replace") else None
 
 
 @dataclass
@@ -206,6 +210,21 @@ def start_prometheus(
     argv = [
         "prometheus", f"--config.file={config_path}", f"--storage.tsdb.path={workdir / 'prom-data'}",
         f"--web.listen-address=127.0.0.1:{port}",
+    ]  # fmt: skip
+    service = start_service("prometheus", argv, workdir)
+    url = f"http://127.0.0.1:{port}"
+    service.wait_ready("ready endpoint", lambda: http_ok(f"{url}/-/ready"), timeout=30)
+    return Prometheus(service, url)
+
+
+def start_remote_write_receiver(workdir: Path) -> Prometheus:
+    """A Prometheus that scrapes nothing and accepts remote write on /api/v1/write."""
+    workdir.mkdir(parents=True, exist_ok=True)
+    config_path = _write_yaml(workdir / "prometheus.yml", {"global": {"evaluation_interval": "1s"}})
+    port = free_port()
+    argv = [
+        "prometheus", f"--config.file={config_path}", f"--storage.tsdb.path={workdir / 'prom-data'}",
+        f"--web.listen-address=127.0.0.1:{port}", "--web.enable-remote-write-receiver",
     ]  # fmt: skip
     service = start_service("prometheus", argv, workdir)
     url = f"http://127.0.0.1:{port}"
