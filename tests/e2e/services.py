@@ -86,10 +86,11 @@ class Service:
     def assert_running(self) -> None:
         code = self.process.poll()
         if code is not None:
-            raise RuntimeError(f"{self.name} exited with {code}; log tail:\n{self.log_tail()}")
+            raise RuntimeError(f"{self.name} exited with {code}")
 
     def wait_ready(self, what: str, probe: Callable[[], T | None], timeout: float) -> T:
-        """``wait_for`` that gives up early, with the log, when the process dies."""
+        """``wait_for`` that gives up early, with the log, when the process dies; a service that never
+        gets ready is stopped before the error is raised, so no process outlives a failed start."""
 
         def checked() -> T | None:
             self.assert_running()
@@ -97,8 +98,9 @@ class Service:
 
         try:
             return wait_for(f"{self.name}: {what}", checked, timeout)
-        except TimeoutError as error:
-            raise TimeoutError(f"{error}\n{self.name} log tail:\n{self.log_tail()}") from None
+        except (TimeoutError, RuntimeError) as error:
+            self.stop()
+            raise type(error)(f"{error}\n{self.name} log tail:\n{self.log_tail()}") from None
 
     def stop(self, timeout: float = 10.0) -> None:
         if self.process.poll() is None:
