@@ -49,15 +49,15 @@ def _raw_attributes(span: ReadableSpan) -> Mapping[str, Any]:
     return raw if raw is not None else span.attributes or _NO_ATTRIBUTES
 
 
-def _opens_agent(span: ReadableSpan) -> bool:
-    """Whether a starting span is an agent whose end will close a subtree.
+def _opens_agent(span_name: str) -> bool:
+    """Whether a span is an agent whose end closes a subtree, decided at start from its name.
 
-    Decided on the name alone (semconv ``invoke_agent {name}``, used by util-genai, Pydantic AI and
-    the AI SDK): util-genai sets no attributes before the span starts, and reading attributes here
-    would cost every span of the application. An agent not recognised here still works: its
-    answers are scored as they end and its own answer is deduplicated against them.
+    The semconv name ``invoke_agent {name}`` is used by util-genai, Pydantic AI and the AI SDK.
+    util-genai sets no attributes before the span starts, and reading attributes here would cost
+    every span of the application. An agent not recognised here still works: its answers are
+    scored as they end and its own answer is deduplicated against them.
     """
-    return span.name.startswith(_AGENT_SPAN_PREFIX)
+    return span_name.startswith(_AGENT_SPAN_PREFIX)
 
 
 def _default_policy() -> GroundednessPolicy:
@@ -146,11 +146,11 @@ class GroundednessSpanProcessor(SpanProcessor):
 
     def on_start(self, span: Span, parent_context: Context | None = None) -> None:
         try:
-            self._downstream.on_start(span, parent_context=parent_context)
+            self._downstream.on_start(span, parent_context)
         except Exception:
             _logger.debug("otel-groundedness: downstream on_start raised", exc_info=True)
         try:
-            if _opens_agent(span):
+            if _opens_agent(span.name):
                 context = span.context
                 if context.trace_flags.sampled:
                     self._worker.submit(AgentStart(context.trace_id, context.span_id, span.start_time or 0))
@@ -158,12 +158,13 @@ class GroundednessSpanProcessor(SpanProcessor):
             _logger.debug("otel-groundedness: on_start check failed", exc_info=True)
 
     def on_end(self, span: ReadableSpan) -> None:
+        # Cheapest rejections first: most spans of an application are not GenAI spans.
         try:
-            context = span.context
+            name = span.name
             # An agent recognised by name at start must reach the worker even without GenAI attributes.
-            candidate = context.trace_flags.sampled and (
-                is_genai_span(_raw_attributes(span), span.name) or _opens_agent(span)
-            )
+            candidate = (
+                is_genai_span(_raw_attributes(span), name) or _opens_agent(name)
+            ) and span.context.trace_flags.sampled
         except Exception:
             candidate = False
         if candidate and self._enqueue(span):
@@ -187,7 +188,7 @@ class GroundednessSpanProcessor(SpanProcessor):
         # Answers held for this agent would otherwise wait for the TTL.
         try:
             context = span.context
-            if context is not None and _opens_agent(span):
+            if context is not None and _opens_agent(span.name):
                 self._worker.submit(
                     AgentLost(context.trace_id, context.span_id, span.end_time or 0), reserve=True
                 )
