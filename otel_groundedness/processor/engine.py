@@ -98,9 +98,9 @@ class GroundednessEngine:
         except Exception:
             self._report_error()
 
-    def drain(self, *, process: bool) -> None:
+    def drain(self, in_time: Callable[[], bool]) -> None:
         for release in self._buffer.drain():
-            if process:
+            if in_time():
                 self._release(release)
             else:
                 self.forward(release.handle)

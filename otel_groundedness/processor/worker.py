@@ -35,8 +35,8 @@ class WorkHandler(Protocol[T_contra]):
     def tick(self) -> None:
         """Periodic housekeeping on the worker thread (expiry)."""
 
-    def drain(self, *, process: bool) -> None:
-        """Release everything still held; ``process`` is False when time has run out."""
+    def drain(self, in_time: Callable[[], bool]) -> None:
+        """Release everything still held, processing items only while ``in_time()`` holds."""
 
     def reset_after_fork(self) -> None:
         """Drop state inherited from the parent process."""
@@ -126,7 +126,7 @@ class ScoringWorker(Generic[T]):
         finished = self._wait_for(_Marker(stop=True), timeout_s)
         self._thread.join(max(0.0, deadline - time.monotonic()))
         if self._thread.is_alive():
-            # The thread is stuck in one long item; it will drain unprocessed when that returns.
+            # The thread is busy with one long item or the drain; it forwards the rest unprocessed.
             self._late = True
             return False
         return finished
@@ -173,7 +173,7 @@ class ScoringWorker(Generic[T]):
             item = self._next()
             if isinstance(item, _Marker):
                 if item.stop:
-                    self._guarded(self._handler.drain, process=not self._late)
+                    self._guarded(self._handler.drain, self._in_time)
                     item.done.set()
                     return
                 item.done.set()
@@ -182,6 +182,9 @@ class ScoringWorker(Generic[T]):
             if time.monotonic() >= next_tick:
                 self._guarded(self._handler.tick)
                 next_tick = time.monotonic() + self._tick_interval_s
+
+    def _in_time(self) -> bool:
+        return not self._late
 
     @staticmethod
     def _guarded(call: Callable[..., None], *args: Any, **kwargs: Any) -> None:
