@@ -217,3 +217,21 @@ def test_forked_child_still_scores(make_pipeline: PipelineFactory) -> None:
     assert os.waitstatus_to_exitcode(status) == 0
     pipeline.flush()
     assert [span.name for span in pipeline.spans.get_finished_spans()] == ["chat gpt-4o-mini"]
+
+
+def test_flush_timeout_forwards_what_is_still_queued_unscored(make_pipeline: PipelineFactory) -> None:
+    exporter = InMemorySpanExporter()
+    gate = GateProcessor(SimpleSpanProcessor(exporter))
+    pipeline = make_pipeline(gate)
+    emit_chat(pipeline.tracer, GROUNDED_ANSWER, response_id="first")
+    assert gate.entered.wait(10)
+    for index in range(5):
+        emit_chat(pipeline.tracer, GROUNDED_ANSWER, response_id=f"queued{index}")
+    assert pipeline.processor.force_flush(200) is False
+    # The five queued spans went out unscored from the flushing thread; the first is still at the gate.
+    assert len(exporter.get_finished_spans()) == 5
+    assert all(names.ATTR_SCORE not in (span.attributes or {}) for span in exporter.get_finished_spans())
+    gate.opened.set()
+    pipeline.flush()
+    assert len(exporter.get_finished_spans()) == 6
+    assert names.ATTR_SCORE in (exporter.get_finished_spans()[-1].attributes or {})
