@@ -1,6 +1,6 @@
 """The GroundednessSpanProcessor registered in front of the exporters, fed by real instrumentation.
 
-Same scenarios as ``test_real_instrumentation`` (own interpreter each), run with ``--score``: the
+Same scenario runs as ``test_real_instrumentation`` (own interpreter each, ``--score``): the
 grounded answer must be scored once per trace as grounded, the corrupted one ($1,234,500 instead of
 $1,243,500) must be caught, and every span must still be exported exactly once.
 """
@@ -30,8 +30,8 @@ SCENARIOS = (
 def scored(name: str) -> dict[str, Any]:
     if name == "openllmetry_legacy":
         ensure_legacy_venv()
-        return scenario("openllmetry", str(LEGACY_PYTHON), score=True)
-    return scenario(name, score=True)
+        return scenario("openllmetry", str(LEGACY_PYTHON))
+    return scenario(name)
 
 
 def scored_spans(run: dict[str, Any]) -> list[dict[str, Any]]:
