@@ -67,9 +67,8 @@ class GroundednessEngine:
         self._policy = policy
         self._instruments = instruments
         self._evaluation_logger = evaluation_logger
-        self._limits = PairingLimits(settings.max_traces, settings.max_trace_bytes, settings.trace_ttl_s)
-        self._clock = clock
-        self._buffer: PairingBuffer[ReadableSpan] = PairingBuffer(self._limits, clock)
+        limits = PairingLimits(settings.max_traces, settings.max_trace_bytes, settings.trace_ttl_s)
+        self._buffer: PairingBuffer[ReadableSpan] = PairingBuffer(limits, clock)
         self._reported_error = False
         self.errors = 0  # errors caught on the worker (downstream, adapters, scoring); logged once
 
