@@ -91,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
     )
     try:
         summary = run_demo(options, console=wide_console())
-    except (DemoError, ValueError) as error:
+    except DemoError as error:
         print(f"otel-groundedness demo: {error}", file=sys.stderr)
         return 2
     return 0 if summary.turns_scored else 1

@@ -150,6 +150,8 @@ def _instrumented(options: DemoOptions, policy: GroundednessPolicy) -> Iterator[
         )
     except OSError as error:
         raise DemoError(f"cannot serve metrics on 127.0.0.1:{options.prometheus_port}: {error}") from error
+    except ValueError as error:  # an unusable --otlp-endpoint
+        raise DemoError(str(error)) from error
     instrumentor = OpenAIInstrumentor()  # type: ignore[no-untyped-call]
     try:
         instrumentor.instrument(

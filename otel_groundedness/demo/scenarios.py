@@ -15,7 +15,14 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from otel_groundedness.demo.facts import Fact
-from otel_groundedness.demo.faults import FAULT_KINDS, FaultKind, applies_to, invent_identifier, rewrite
+from otel_groundedness.demo.faults import (
+    FAULT_KINDS,
+    LEGIT_VARIANTS,
+    FaultKind,
+    applies_to,
+    invent_identifier,
+    rewrite,
+)
 from otel_groundedness.demo.tools import ToolBackend
 
 MODELS = ("gpt-4o-mini", "gpt-4.1-mini")
@@ -63,6 +70,7 @@ class PlannedTurn:
     faulted_fact: str | None  # name of the rewritten fact; None for clean turns and invented ids
     answer: str
     stream: bool
+    rewritten: Fact | None = None  # the fact as the faulty answer states it
 
 
 def plan_turns(turns: int, *, fault_rate: float, stream_share: float, seed: int) -> list[PlannedTurn]:
@@ -105,12 +113,57 @@ def _plan_one(index: int, fault: FaultKind | None, rng: random.Random, *, stream
             answer = scenario.answer() + " " + scenario.invented_sentence.format(invented=invented)
             return PlannedTurn(index, scenario, fault, None, answer, stream)
         targets = [name for name, fact in scenario.facts.items() if applies_to(fault, fact)]
-        if targets:
-            name = rng.choice(targets)
-            facts = dict(scenario.facts)
-            facts[name] = rewrite(facts[name], fault, rng)
-            return PlannedTurn(index, scenario, fault, name, scenario.answer(facts), stream)
+        rng.shuffle(targets)
+        for name in targets:
+            rewritten = _rewrite_away_from_evidence(scenario, scenario.facts[name], fault, rng)
+            if rewritten is not None:
+                facts = {**scenario.facts, name: rewritten}
+                return PlannedTurn(index, scenario, fault, name, scenario.answer(facts), stream, rewritten)
     raise ValueError(f"no scenario family supports fault {fault!r}")
+
+
+def _rewrite_away_from_evidence(
+    scenario: Scenario, fact: Fact, fault: FaultKind, rng: random.Random, attempts: int = 20
+) -> Fact | None:
+    """Rewrite ``fact``; a harmful fault must not land on another value the evidence states.
+
+    A day shifted onto the ticket's opening date, or an edited id equal to the linked ticket, is
+    a different true fact, not a corruption: such draws are retried.
+    """
+    if fault in LEGIT_VARIANTS:
+        return rewrite(fact, fault, rng)
+    stated = _stated_values(scenario)
+    for _ in range(attempts):
+        rewritten = rewrite(fact, fault, rng)
+        if not any(_same_value(rewritten, value) for value in stated):
+            return rewritten
+    return None
+
+
+def _stated_values(scenario: Scenario) -> list[object]:
+    """Every date, number and string the tool results and the prompt state."""
+    values: list[object] = list(scenario.prompt.split())
+    pending: list[object] = [request.result for request in scenario.tools]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, Mapping):
+            pending.extend(item.values())
+        elif isinstance(item, list | tuple):
+            pending.extend(item)
+        else:
+            values.append(item)
+    return values
+
+
+def _same_value(fact: Fact, stated: object) -> bool:
+    if isinstance(fact.value, dt.date):
+        return isinstance(stated, str) and stated[:10] == fact.value.isoformat()
+    if isinstance(fact.value, Decimal):
+        if isinstance(stated, bool) or not isinstance(stated, int | float):
+            return False
+        candidates = (fact.value, fact.value / 100) if fact.kind == "percent" else (fact.value,)
+        return any(abs(Decimal(str(stated)) - value) < _CENT for value in candidates)
+    return isinstance(stated, str) and stated.strip(" ?.,") == fact.value
 
 
 # --- data helpers -----------------------------------------------------------------------------
@@ -122,6 +175,14 @@ def _money(value: float | Decimal) -> Decimal:
 
 def _day(rng: random.Random, start: dt.date = dt.date(2025, 1, 6), span_days: int = 300) -> dt.date:
     return start + dt.timedelta(days=rng.randrange(span_days))
+
+
+def _one_year_after(day: dt.date) -> dt.date:
+    # A contract starting on 29 February renews on 1 March.
+    try:
+        return day.replace(year=day.year + 1)
+    except ValueError:
+        return dt.date(day.year + 1, 3, 1)
 
 
 def _id(prefix: str, index: int, rng: random.Random, *, base: int = 1000, stride: int = 41) -> str:
@@ -370,7 +431,7 @@ def _metrics(rng: random.Random, index: int) -> Scenario:
 def _contract(rng: random.Random, index: int) -> Scenario:
     contract_id = _id("CTR", index, rng, base=7000)
     start = _day(rng, dt.date(2024, 1, 1), 360)
-    end = start.replace(year=start.year + 1) - dt.timedelta(days=1)
+    end = _one_year_after(start) - dt.timedelta(days=1)
     renewal = end + dt.timedelta(days=1)
     notice_days = rng.choice((30, 60, 90))
     deadline = renewal - dt.timedelta(days=notice_days)

@@ -7,7 +7,7 @@ import json
 from collections import Counter
 from decimal import Decimal
 
-from otel_groundedness.demo.faults import FAULT_KINDS
+from otel_groundedness.demo.faults import FAULT_KINDS, LEGIT_VARIANTS
 from otel_groundedness.demo.scenarios import FAMILIES, PlannedTurn, backend_for, plan_turns
 
 
@@ -77,3 +77,38 @@ def test_backend_serves_every_planned_tool_call() -> None:
             assert (
                 json.loads(backend.call(request.name, json.dumps(dict(request.arguments)))) == request.result
             )
+
+
+def test_long_plans_with_every_turn_faulted_are_valid() -> None:
+    # Thousands of random dates and amounts: leap days, month ends, leading zeros.
+    planned = plan_turns(3000, fault_rate=1.0, stream_share=0.0, seed=1)
+    assert all(turn.fault is not None and turn.answer != turn.scenario.answer() for turn in planned)
+
+
+def _stated(value: object) -> list[object]:
+    if isinstance(value, dict):
+        return [leaf for item in value.values() for leaf in _stated(item)]
+    if isinstance(value, list):
+        return [leaf for item in value for leaf in _stated(item)]
+    return [value]
+
+
+def test_harmful_faults_never_land_on_another_stated_value() -> None:
+    # Otherwise the "corrupted" answer would state a different true fact of the same record.
+    for turn in plan_turns(1500, fault_rate=1.0, stream_share=0.0, seed=2):
+        fact = turn.rewritten
+        if fact is None or turn.fault in LEGIT_VARIANTS:
+            continue
+        stated = [leaf for request in turn.scenario.tools for leaf in _stated(dict(request.result))]
+        if isinstance(fact.value, dt.date):
+            assert fact.value.isoformat() not in {str(v)[:10] for v in stated}, turn.answer
+        elif isinstance(fact.value, Decimal):
+            numbers = [
+                Decimal(str(v)) for v in stated if isinstance(v, int | float) and not isinstance(v, bool)
+            ]
+            scales = (1, 100) if fact.kind == "percent" else (1,)
+            assert all(abs(n * k - fact.value) >= Decimal("0.01") for n in numbers for k in scales), (
+                turn.answer
+            )
+        else:
+            assert fact.value not in stated and str(fact.value) not in turn.scenario.prompt, turn.answer
