@@ -166,6 +166,7 @@ def build_telemetry(
 ) -> DemoTelemetry:
     """Providers with the groundedness processor wrapping the exporters; Prometheus when port > 0."""
     resource = Resource.create({"service.name": SERVICE_NAME})
+    exporters = _otlp_exporters(otlp_endpoint) if otlp_endpoint else None  # may refuse the URL: first
     readers: list[MetricReader] = []
     prometheus: WSGIServer | None = None
     metrics_url: str | None = None
@@ -174,7 +175,6 @@ def build_telemetry(
         readers.append(PrometheusMetricReader(registry=registry))
         prometheus, _ = start_http_server(prometheus_port, addr="127.0.0.1", registry=registry)
         metrics_url = f"http://127.0.0.1:{prometheus.server_port}/metrics"
-    exporters = _otlp_exporters(otlp_endpoint) if otlp_endpoint else None
     if exporters is not None:
         readers.append(
             PeriodicExportingMetricReader(exporters.metrics, export_interval_millis=_OTLP_METRIC_INTERVAL_MS)
