@@ -1,9 +1,12 @@
 """The regular grammar of atoms: one compiled master pattern per locale pack.
 
-Speed: the master pattern opens with a single character class (digits and month-name initials),
-which lets ``re`` skip every other character in C; each branch then checks the consumed first
-character with a one-character lookbehind. Currency signs and codes, signs and hedge words are
-never scan anchors: they are read leftwards from a figure by ``LeftContext`` afterwards.
+Speed: the master pattern opens with one character class (digits and month-name initials), which
+lets ``re`` skip every other character in C. Each branch re-checks the consumed first character
+with a one-character lookbehind, and families of branches sit behind one cheap guard each, so a
+plain figure fails a handful of guards instead of entering every branch. Word lists are compiled
+as prefix tries, and every word that may follow a figure is one trie whose meaning is looked up
+in ``Grammar.suffixes``. Currency signs and codes, signs and hedge words are never scan anchors:
+they are read leftwards from a figure with ``Grammar.left_context`` on the reversed text.
 Safety: lookbehinds are fixed width, repetitions are bounded or possessive, and no two adjacent
 quantifiers can take the same characters, so matching cost is linear in the text.
 No pattern crosses a line break (callers join separate texts with newlines).
@@ -15,6 +18,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
+from typing import Any, Literal
 
 from otel_groundedness.scoring.extract.locales import LocalePack
 
@@ -27,10 +31,11 @@ DOLLAR_PREFIXES: dict[str, str] = {
     "US": "USD", "AU": "AUD", "A": "AUD", "CA": "CAD", "C": "CAD", "NZ": "NZD", "HK": "HKD",
     "S": "SGD", "R": "BRL", "MX": "MXN",
 }  # fmt: skip
-ISO_CURRENCIES: frozenset[str] = frozenset(
-    "USD EUR GBP JPY CNY INR CHF CAD AUD NZD SEK NOK DKK PLN CZK HUF BRL MXN ZAR SGD HKD KRW RUB "
-    "TRY ILS AED SAR THB IDR MYR PHP VND NGN EGP ARS CLP COP".split()
-)
+ISO_CURRENCIES: frozenset[str] = frozenset({
+    "USD", "EUR", "GBP", "JPY", "CNY", "INR", "CHF", "CAD", "AUD", "NZD", "SEK", "NOK", "DKK", "PLN",
+    "CZK", "HUF", "BRL", "MXN", "ZAR", "SGD", "HKD", "KRW", "RUB", "TRY", "ILS", "AED", "SAR", "THB",
+    "IDR", "MYR", "PHP", "VND", "NGN", "EGP", "ARS", "CLP", "COP",
+})  # fmt: skip
 CURRENCY_WORDS: dict[str, str] = {"dollar": "USD", "dollars": "USD", "euro": "EUR", "euros": "EUR"}
 
 # Magnitude letters are case-sensitive ("M" is million, "m" is metres unless money is meant).
@@ -45,23 +50,75 @@ UNITS: tuple[str, ...] = (
 )  # fmt: skip
 GLUED_UNITS: tuple[str, ...] = ("s", "h", "d", "g", "W", "V", "x")
 
+SuffixRole = Literal["magnitude", "money_magnitude", "percent", "currency", "unit", "glued_unit"]
+
+
+@dataclass(frozen=True, slots=True)
+class Suffix:
+    """Meaning of a word written after a figure: ``exponent`` is its power of ten, ``label`` the
+    unit, percent unit (``%``/``pp``) or ISO currency code it stands for."""
+
+    role: SuffixRole
+    exponent: int = 0
+    label: str | None = None
+
+
 _SPACE = "[ \u00a0\u202f]"
 _NOT_LETTER_AFTER = r"(?![^\W\d_])"
 _HEX = "[0-9a-fA-F]"
 
 
 def _alt(words: Iterable[str]) -> str:
-    """Alternation of literal words, longest first so a prefix never shadows a longer word."""
-    return "|".join(re.escape(w) for w in sorted(set(words), key=lambda w: (-len(w), w)))
+    """Alternation of literal words as a prefix trie, longer words first.
+
+    ``re`` tries the alternatives of a branch one by one, but skips one whose first literal
+    differs in a single comparison; a trie keeps those lists short, and a wide first level gets a
+    one-class lookahead in front.
+    """
+    trie: dict[str, Any] = {}
+    for word in words:
+        node = trie
+        for char in word:
+            node = node.setdefault(char, {})
+        node[""] = ""
+    return _trie_pattern(trie, 0)
+
+
+def _trie_pattern(node: dict[str, Any], depth: int) -> str:
+    children = sorted(char for char in node if char)
+    branches = [re.escape(char) + _trie_pattern(node[char], depth + 1) for char in children]
+    if "" in node:
+        branches.append(node[""])
+    if len(branches) == 1:
+        return branches[0]
+    guard = ""
+    if depth == 0 and len(children) > 4 and "" not in node:
+        guard = "(?=[" + re.escape("".join(children)) + "])"
+    return guard + "(?:" + "|".join(branches) + ")"
+
+
+def _any_case(words: Iterable[str]) -> set[str]:
+    """Lower, capitalised and upper-case spellings (scoped ``(?i)`` would defeat the fast skip)."""
+    return {spelling for word in words for spelling in (word.lower(), word.capitalize(), word.upper())}
 
 
 def _initial_dispatch(words: Iterable[str]) -> tuple[str, str]:
-    """(first letters, pattern for the rest of each word once its first letter is consumed)."""
-    rests: dict[str, list[str]] = {}
+    """(first letters, pattern for the rest of each word once its first letter is consumed).
+
+    The rests form one trie; where a rest ends, a fixed-width lookbehind checks that the consumed
+    first letter belongs to a word with that rest.
+    """
+    firsts: dict[str, set[str]] = {}
     for word in words:
-        rests.setdefault(word[0], []).append(word[1:])
-    branches = [f"(?<={re.escape(first)})(?:{_alt(tails)})" for first, tails in sorted(rests.items())]
-    return "".join(sorted(rests)), "(?:" + "|".join(branches) + ")"
+        firsts.setdefault(word[1:], set()).add(word[0])
+    trie: dict[str, Any] = {}
+    for rest, letters in firsts.items():
+        node = trie
+        for char in rest:
+            node = node.setdefault(char, {})
+        node[""] = "(?<=[" + re.escape("".join(sorted(letters))) + "]" + "." * len(rest) + ")"
+    initials = "".join(sorted(set().union(*firsts.values())))
+    return initials, _trie_pattern(trie, 0)
 
 
 def _cased(words: Iterable[str], lowercase: bool) -> set[str]:
@@ -86,32 +143,45 @@ def _number_core(pack: LocalePack) -> str:
     return f"(?:{grouped}(?:{decimal})?|{plain}(?:{decimal}|{dotted})?)"
 
 
-def _digit_branches(pack: LocalePack, anchored: bool) -> list[str]:
-    """Branches that start at a consumed digit, in priority order (identifiers, dates, figures)."""
-    months = _alt(_cased(pack.months, pack.lowercase_months))
-    date_seps = "[" + re.escape(pack.numeric_date_separators) + "]"
+def suffix_table(pack: LocalePack) -> dict[str, Suffix]:
+    """Every word that may follow a figure, spelled as the grammar matches it, with its meaning."""
+    table: dict[str, Suffix] = {unit: Suffix("unit", label=unit) for unit in UNITS}
+    table.update({unit: Suffix("glued_unit", label=unit) for unit in GLUED_UNITS})
+    table.update({symbol: Suffix("currency", label=code) for symbol, code in CURRENCY_SYMBOLS.items()})
+    table.update({code: Suffix("currency", label=code) for code in ISO_CURRENCIES})
+    for word, code in CURRENCY_WORDS.items():
+        table.update(dict.fromkeys(_any_case([word]), Suffix("currency", label=code)))
+    for word, kind in pack.percent_words.items():
+        meaning = Suffix("percent", -2, "pp") if kind == "bp" else Suffix("percent", 0, kind)
+        table.update(dict.fromkeys(_any_case([word]), meaning))
+    for word, exponent in pack.magnitudes.items():
+        table.update(dict.fromkeys(_any_case([word]), Suffix("magnitude", exponent)))
+    table.update({letters: Suffix("magnitude", exponent) for letters, exponent in MAGNITUDE_LETTERS.items()})
+    table.update(
+        {letters: Suffix("money_magnitude", e, letters) for letters, e in MONEY_ONLY_MAGNITUDES.items()}
+    )
+    return table
+
+
+def _digit_branches(pack: LocalePack, anchored: bool) -> str:
+    """Everything that starts at a consumed digit, in priority order: identifiers, dates, figures."""
+    months = _cased(pack.months, pack.lowercase_months)
     not_after_word = r"(?<![\w.].)"
-    end = r"(?![\w]|\.[0-9])" if pack.decimal_separator == "." else r"(?![\w]|[.,][0-9])"
+    date_seps = "[" + re.escape(pack.numeric_date_separators) + "]"
+    after_mark = [  # the digit follows "-", "#", "(" or "+"
+        r"(?P<ticket>(?<=[A-Za-z]-.)[A-Za-z0-9]*+(?:-[A-Za-z0-9]++)*+)",
+        r"(?P<hashtag>(?<=#.)(?<![\w&]#.)[0-9]{2,}+(?![\w-]))",
+        r"(?P<phoneparen>(?<=\(.)(?<![\w]\(.)[0-9]{2}\)[ ]?[0-9]{3}[-. ][0-9]{4}(?![\w]|[-.]?[0-9]))",
+        r"(?P<phoneintl>(?<=\+.)(?<![\w.+]\+.)[0-9]{0,2}(?:[ .-]\(?[0-9]{1,4}\)?){2,6}(?![\w]|[-.]?[0-9]))",
+    ]
+    hexadecimal = [  # seven hex characters follow
+        rf"(?P<uuid>(?<![\w-].){_HEX}{{7}}-{_HEX}{{4}}-{_HEX}{{4}}-{_HEX}{{4}}-{_HEX}{{12}}(?![\w-]))",
+        r"(?P<hexword>(?<![\w-].)[0-9]*+[a-fA-F][0-9a-fA-F]*+(?![\w-]))",
+    ]
     version_guard = ""
     if "." in pack.group_separators:  # "1.234.567" is a number there, not a version
         version_guard = r"(?![0-9]{0,2}(?:\.[0-9]{3})++(?![0-9]|\.[0-9]))"
-    magnitude_words = f"(?i:{_alt(pack.magnitudes)})"
-    magnitude_letters = _alt({**MAGNITUDE_LETTERS, **MONEY_ONLY_MAGNITUDES})
-    percent_words = f"(?i:{_alt(w for w in pack.percent_words if w != '%')})"
-    currency_suffix = (
-        "[" + re.escape("".join(CURRENCY_SYMBOLS)) + "]"
-        f"|(?:{_alt(ISO_CURRENCIES)})(?![A-Za-z])|(?i:{_alt(CURRENCY_WORDS)}){_NOT_LETTER_AFTER}"
-    )
-    branches = [
-        rf"(?P<uuid>(?<![\w-].){_HEX}{{7}}-{_HEX}{{4}}-{_HEX}{{4}}-{_HEX}{{4}}-{_HEX}{{12}}(?![\w-]))",
-        r"(?P<hexmid>(?<=[a-fA-F].)[0-9a-fA-F]*+(?:-[0-9a-fA-F]++){0,4}+(?![\w-]))",
-        r"(?P<hexword>(?<![\w-].)(?=[0-9a-fA-F]{6})[0-9]*+[a-fA-F][0-9a-fA-F]*+(?![\w-]))",
-        r"(?P<ticket>(?<=[A-Za-z]-.)[A-Za-z0-9]*+(?:-[A-Za-z0-9]++)*+)",
-        r"(?P<hashtag>(?<=#.)(?<![\w&]#.)[0-9]{2,}+(?![\w-]))",
-        r"(?P<vversion>(?<=[vV].)(?<![\w][vV].)[0-9]*+(?:\.[0-9]++){1,3}+"
-        r"(?:-[0-9A-Za-z]++(?:\.[0-9A-Za-z]++)*+)?(?![\w]|\.[0-9]))",
-        r"(?P<phoneparen>(?<=\(.)(?<![\w]\(.)[0-9]{2}\)[ ]?[0-9]{3}[-. ][0-9]{4}(?![\w]|[-.]?[0-9]))",
-        r"(?P<phoneintl>(?<=\+.)(?<![\w.+]\+.)[0-9]{0,2}(?:[ .-]\(?[0-9]{1,4}\)?){2,6}(?![\w]|[-.]?[0-9]))",
+    separated = [  # digits joined by separators: phones, IPs, numeric dates, year ranges, versions
         r"(?P<phone>(?<![\w.+].)(?:[0-9]{2}(?P<ps>[-. ])[0-9]{3}(?P=ps)[0-9]{4}"
         r"|(?<=1)(?P<ps1>[-. ])[0-9]{3}(?P=ps1)[0-9]{3}(?P=ps1)[0-9]{4})(?![\w]|[-.]?[0-9]))",
         rf"(?P<ip>{not_after_word}[0-9]{{0,2}}(?:\.[0-9]{{1,3}}){{3}}(?![\w]|\.?[0-9]))",
@@ -122,33 +192,54 @@ def _digit_branches(pack: LocalePack, anchored: bool) -> list[str]:
         r"(?![\w]|[-–/.,]?[0-9]))",
         rf"(?P<numdate>(?<![\w.\-/].)(?P<nd_a>[0-9]?)(?P<nsep>{date_seps})(?P<nd_b>[0-9]{{1,2}})(?P=nsep)"
         r"(?P<nd_y>[0-9]{4}|[0-9]{2})(?![\w]|[-/.,:]?[0-9]))",
+        rf"(?P<version>{not_after_word}{version_guard}(?:[0-9]{{0,3}}+(?:\.[0-9]++){{2,3}}+(?![\w]|\.[0-9])"
+        r"|[0-9]{0,3}+\.[0-9]++(?:a|b|rc)[0-9]++(?![\w])))",
+    ]
+    separated_ahead = (  # two separators, a year range or a pre-release version
+        r"(?=[0-9]{0,3}[-/.:–— ][0-9]{1,4}[-/.:–— ]|[0-9]{3}[ ]?[-–—]|[0-9]{0,3}\.[0-9]{1,4}(?:a|b|rc)[0-9])"
+    )
+    worded = [  # a word follows: "3 March", "3rd of March", "3 days ago"
         rf"(?P<daymonth>{not_after_word}(?P<dm_d>[0-9]?)(?:st|nd|rd|th|er|\.)?{_SPACE}(?:of )?"
-        rf"(?P<dm_w>{months}){_NOT_LETTER_AFTER}\.?"
+        rf"(?P<dm_w>{_alt(months)}){_NOT_LETTER_AFTER}\.?"
         rf"(?:,?{_SPACE}(?P<dm_y>[0-9]{{4}})(?![\w]|[.,][0-9]))?)",
     ]
+    word_initials = {m[0] for m in months}
     if anchored:
-        units = f"(?i:{_alt(pack.day_units)})"
+        units = _any_case(pack.day_units)
+        word_initials |= {u[0] for u in units}
         past = "|".join(rf"(?<=\b(?i:{re.escape(p)}) .)" for p in pack.past_prefixes) or "(?!)"
         future = "|".join(rf"(?<=\b(?i:{re.escape(p)}) .)" for p in pack.future_prefixes) or "(?!)"
-        branches += [
-            rf"(?P<relago>(?P<ra_n>[0-9]{{0,2}}+){_SPACE}(?P<ra_u>{units}){_NOT_LETTER_AFTER}"
-            rf"{_SPACE}(?i:{_alt(pack.past_suffixes)}){_NOT_LETTER_AFTER})",
+        worded += [
+            rf"(?P<relago>(?P<ra_n>[0-9]{{0,2}}+){_SPACE}(?P<ra_u>{_alt(units)}){_NOT_LETTER_AFTER}"
+            rf"{_SPACE}{_alt(_any_case(pack.past_suffixes))}{_NOT_LETTER_AFTER})",
             rf"(?P<relpre>(?:(?P<rp_past>{past})|{future})(?P<rp_n>[0-9]{{0,2}}+){_SPACE}"
-            rf"(?P<rp_u>{units}){_NOT_LETTER_AFTER})",
+            rf"(?P<rp_u>{_alt(units)}){_NOT_LETTER_AFTER})",
         ]
-    branches += [
-        rf"(?P<version>{not_after_word}{version_guard}(?:[0-9]*+(?:\.[0-9]++){{2,3}}+(?![\w]|\.[0-9])"
-        r"|[0-9]*+\.[0-9]++(?:a|b|rc)[0-9]++(?![\w])))",
-        # A figure: not glued to a word ("A320") unless to a currency code ("USD2,500"), and not
-        # the tail of a hyphenated name ("COVID-19"); a digit range ("10-15%") is fine.
+    initials = "[" + re.escape("".join(sorted(word_initials))) + "]"
+    worded_ahead = rf"(?=[0-9]{{0,2}}(?:st|nd|rd|th|er|\.)?{_SPACE}(?:of )?{initials})"
+    families = (
+        rf"(?<=[-#(+].)(?:{'|'.join(after_mark)})"
+        rf"|(?=[0-9a-fA-F]{{6}})(?:{'|'.join(hexadecimal)})"
+        rf"|{separated_ahead}(?:{'|'.join(separated)})"
+        rf"|{worded_ahead}(?:{'|'.join(worded)})"
+    )
+    after_letter = [
+        r"(?P<hexmid>(?<=[a-fA-F].)[0-9a-fA-F]*+(?:-[0-9a-fA-F]++){0,4}+(?![\w-]))",
+        r"(?P<vversion>(?<=[vV].)(?<![\w][vV].)[0-9]*+(?:\.[0-9]++){1,3}+"
+        r"(?:-[0-9A-Za-z]++(?:\.[0-9A-Za-z]++)*+)?(?![\w]|\.[0-9]))",
+    ]
+    table = suffix_table(pack)
+    currencies = [word for word, meaning in table.items() if meaning.role == "currency"]
+    end = r"(?![\w]|\.[0-9])" if pack.decimal_separator == "." else r"(?![\w]|[.,][0-9])"
+    # A figure: not glued to a word ("A320") unless to a currency code ("USD2,500"), and not the
+    # tail of a hyphenated name ("COVID-19"); a digit range ("10-15%") is fine.
+    figure = (
         r"(?P<qty>(?:(?<![\w.].)|(?<=[A-Z]{3}.))(?<![^\W\d_][-–].)"
         rf"(?P<q_core>{_number_core(pack)})"
-        rf"(?:{_SPACE}?(?P<q_mag>{magnitude_words}|{magnitude_letters}){_NOT_LETTER_AFTER})?"
-        rf"(?:{_SPACE}?(?:(?P<q_pct>%|{percent_words}{_NOT_LETTER_AFTER})|(?P<q_cur>{currency_suffix})"
-        rf"|(?P<q_unit>{_alt(UNITS)}){_NOT_LETTER_AFTER})|(?P<q_unit1>{_alt(GLUED_UNITS)}){_NOT_LETTER_AFTER})?"
-        rf"{end})",
-    ]
-    return branches
+        rf"(?:{_SPACE}?(?P<q_suf>{_alt(table)}){_NOT_LETTER_AFTER}"
+        rf"(?:{_SPACE}?(?P<q_cur>{_alt(currencies)}){_NOT_LETTER_AFTER})?)?{end})"
+    )
+    return rf"(?:(?<![\w].)(?:{families})|(?<=[^\W\d_].)(?:{'|'.join(after_letter)})|{figure})"
 
 
 @dataclass(frozen=True)
@@ -157,6 +248,7 @@ class Grammar:
 
     master: re.Pattern[str]
     left_context: re.Pattern[str]
+    suffixes: dict[str, Suffix]
 
 
 def _left_context(pack: LocalePack) -> re.Pattern[str]:
@@ -168,13 +260,13 @@ def _left_context(pack: LocalePack) -> re.Pattern[str]:
     symbols = "[" + re.escape("".join(CURRENCY_SYMBOLS)) + "]"
     prefixes = _alt(p[::-1] for p in DOLLAR_PREFIXES)
     codes = _alt(c[::-1] for c in ISO_CURRENCIES)
-    hedge_words = [h[::-1] for h in pack.hedges if h[-1].isalpha() or h.endswith(".")]
+    hedge_words = [h[::-1] for h in _any_case(pack.hedges) if h[-1].isalpha() or h.endswith(".")]
     hedge_signs = "".join(h for h in pack.hedges if not (h[-1].isalpha() or h.endswith(".")))
     return re.compile(
         rf"(?P<lead>(?P<s1>{sign})?"
         rf"(?:{_SPACE}?(?:(?P<sym>{symbols})(?P<symp>{prefixes})?|(?P<code>{codes}))(?![A-Za-z]))?"
         rf"(?P<s2>{sign})?)"
-        rf"(?:{_SPACE}*(?P<hedge>(?i:{_alt(hedge_words)}){_NOT_LETTER_AFTER}|[{re.escape(hedge_signs)}]))?"
+        rf"(?:{_SPACE}*(?P<hedge>{_alt(hedge_words)}{_NOT_LETTER_AFTER}|[{re.escape(hedge_signs)}]))?"
     )
 
 
@@ -182,10 +274,9 @@ def _left_context(pack: LocalePack) -> re.Pattern[str]:
 def grammar_for(pack: LocalePack, anchored: bool) -> Grammar:
     """The compiled grammar of ``pack``; relative-date branches only when ``anchored``."""
     month_first, month_rest = _initial_dispatch(_cased(pack.months, pack.lowercase_months))
-    digit_branches = "|".join(_digit_branches(pack, anchored))
     after_letter = r"(?<![\w].)"
     branches = [
-        f"(?<=[0-9])(?:{digit_branches})",
+        f"(?<=[0-9]){_digit_branches(pack, anchored)}",
         rf"(?P<monthfirst>{after_letter}(?P<mf_w>{month_rest}){_NOT_LETTER_AFTER}\.?"
         rf"(?:{_SPACE}(?P<mf_d>[0-9]{{1,2}})(?:st|nd|rd|th|er)?(?![\w]|[.,:][0-9]|{_SPACE}?%)"
         rf"(?:,?{_SPACE}(?P<mf_y>[0-9]{{4}})(?![\w]|[.,][0-9]))?"
@@ -200,4 +291,4 @@ def grammar_for(pack: LocalePack, anchored: bool) -> Grammar:
         initials += relative_first
     first = "[0-9" + re.escape("".join(sorted(set(initials)))) + "]"
     master = re.compile(first + "(?:" + "|".join(branches) + ")")
-    return Grammar(master=master, left_context=_left_context(pack))
+    return Grammar(master=master, left_context=_left_context(pack), suffixes=suffix_table(pack))

@@ -17,10 +17,11 @@ from collections.abc import Iterator
 
 from otel_groundedness.scoring.atoms import Atom, Identifier
 
-NOT_TICKET_PREFIXES: frozenset[str] = frozenset(
-    "iso iec utf ieee ansi din rfc sha md aes rsa des crc covid sars mers gpt pep "
-    "mid pre post non anti early late end by since from until circa year fy cy".split()
-)
+NOT_TICKET_PREFIXES: frozenset[str] = frozenset({
+    "iso", "iec", "utf", "ieee", "ansi", "din", "rfc", "sha", "md", "aes", "rsa", "des", "crc",
+    "covid", "sars", "mers", "gpt", "pep", "mid", "pre", "post", "non", "anti", "early", "late", "end",
+    "by", "since", "from", "until", "circa", "year", "fy", "cy",
+})  # fmt: skip
 TICKET_MIN_CODE_DIGITS = 3
 
 _EMAIL_DOMAIN = re.compile(r"@([A-Za-z0-9](?:[A-Za-z0-9-]{0,62}+)(?:\.[A-Za-z0-9-]{1,63}+){1,8}+)")
@@ -69,12 +70,12 @@ def urls(text: str) -> Iterator[Atom]:
 def _trimmed_end(text: str, start: int, end: int) -> int:
     while end > start:
         last = text[end - 1]
-        if last in _TRAILING_PUNCTUATION:
-            end -= 1
-        elif last in _CLOSERS and text.count(_CLOSERS[last], start, end) < text.count(last, start, end):
-            end -= 1
-        else:
+        unbalanced = last in _CLOSERS and text.count(_CLOSERS[last], start, end) < text.count(
+            last, start, end
+        )
+        if not (last in _TRAILING_PUNCTUATION or unbalanced):
             break
+        end -= 1
     return end
 
 

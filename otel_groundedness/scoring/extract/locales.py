@@ -56,6 +56,10 @@ GERMAN_MONTHS: dict[str, int] = {
     "januar": 1, "jänner": 1, "februar": 2, "märz": 3, "maerz": 3, "mär": 3, "mrz": 3, "mai": 5,
     "juni": 6, "juli": 7, "oktober": 10, "okt": 10, "dezember": 12, "dez": 12,
 }  # fmt: skip
+GERMAN_MAGNITUDES: dict[str, int] = {
+    "tsd": 3, "tsd.": 3, "mio": 6, "mio.": 6, "millionen": 6, "mrd": 9, "mrd.": 9, "milliarde": 9,
+    "milliarden": 9,
+}  # fmt: skip
 FRENCH_MONTHS: dict[str, int] = {
     "janvier": 1, "janv": 1, "février": 2, "fevrier": 2, "févr": 2, "fevr": 2, "mars": 3,
     "avril": 4, "avr": 4, "mai": 5, "juin": 6, "juillet": 7, "juil": 7, "août": 8, "aout": 8,
@@ -126,10 +130,7 @@ PACKS: Mapping[str, LocalePack] = MappingProxyType(
             orders=("DMY",),
             date_separators="./",
             months=GERMAN_MONTHS,
-            magnitudes={
-                "tsd": 3, "tsd.": 3, "mio": 6, "mio.": 6, "millionen": 6, "mrd": 9, "mrd.": 9,
-                "milliarde": 9, "milliarden": 9,
-            },  # fmt: skip
+            magnitudes=GERMAN_MAGNITUDES,
             percent_words={"prozent": "%", "prozentpunkte": "pp", "prozentpunkt": "pp", "basispunkte": "bp"},
             hedges=("etwa", "rund", "ungefähr", "circa", "knapp", "annähernd", "fast"),
             relative_days={"heute": 0, "gestern": -1, "morgen": 1},
@@ -169,4 +170,6 @@ def pack_for(locale: str) -> LocalePack:
     try:
         return PACKS[locale]
     except (KeyError, TypeError):
-        raise ValueError(f"unsupported locale {locale!r}; supported: {', '.join(SUPPORTED_LOCALES)}") from None
+        raise ValueError(
+            f"unsupported locale {locale!r}; supported: {', '.join(SUPPORTED_LOCALES)}"
+        ) from None

@@ -22,45 +22,42 @@ from otel_groundedness.scoring.atoms import Quantity
 HEDGE_RELATIVE_TOLERANCE = 0.025
 ROUNDED_MIN_VALUE = 1000.0
 ROUNDED_MAX_SIGNIFICANT = 3
+_HALF_UNIT = {power: 0.5 * 10.0**power for power in range(-40, 60)}  # figures have <= 39 digits
 
 
 def quantity(
     int_digits: str,
     frac_digits: str,
     exponent: int,
-    *,
     negative: bool,
     hedged: bool,
-    currency: str | None = None,
-    unit: str | None = None,
+    currency: str | None,
+    unit: str | None,
 ) -> Quantity:
     """Build a ``Quantity`` from the digits as written and the power of ten of the magnitude
     (``1.24 million`` is ``("1", "24", 6)``; ``25 bps`` is ``("25", "", -2)``)."""
-    sign = "-" if negative else ""
-    value = float(f"{sign}{int_digits or '0'}.{frac_digits or '0'}e{exponent}")
+    if exponent:
+        value = float(f"{int_digits}.{frac_digits or '0'}e{exponent}")  # one correctly rounded step
+    else:
+        value = float(f"{int_digits}.{frac_digits}" if frac_digits else int_digits)
+    if negative:
+        value = -value
     significant = int_digits.lstrip("0")
     trailing_zeros = 0
     if frac_digits:
-        tolerance = 0.5 * 10.0 ** (exponent - len(frac_digits))
+        tolerance = _HALF_UNIT[exponent - len(frac_digits)]
         digits = (significant + frac_digits).lstrip("0") or "0"
     else:
         stated = len(significant)
         nonzero = len(significant.rstrip("0"))
         trailing_zeros = stated - nonzero
-        tolerance = 0.5 * 10.0**exponent
+        tolerance = _HALF_UNIT[exponent]
         digits = significant or "0"
         if trailing_zeros >= 2 and nonzero <= ROUNDED_MAX_SIGNIFICANT and abs(value) >= ROUNDED_MIN_VALUE:
             kept = max(nonzero, 2)
-            tolerance = 0.5 * 10.0 ** (exponent + stated - kept)
+            tolerance = _HALF_UNIT[exponent + stated - kept]
             digits = significant[:kept]
     if hedged:
-        zeros_tolerance = 0.5 * 10.0 ** (exponent + trailing_zeros) if trailing_zeros else 0.0
+        zeros_tolerance = _HALF_UNIT[exponent + trailing_zeros] if trailing_zeros else 0.0
         tolerance = max(tolerance, zeros_tolerance, HEDGE_RELATIVE_TOLERANCE * abs(value))
-    return Quantity(
-        value=value,
-        tolerance=tolerance,
-        digits=digits,
-        currency=currency,
-        unit=unit,
-        hedged=hedged,
-    )
+    return Quantity(value, tolerance, digits, currency, unit, hedged)

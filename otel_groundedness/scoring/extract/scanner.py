@@ -10,14 +10,7 @@ from typing import TypeAlias
 
 from otel_groundedness.scoring.atoms import Atom, CalendarDate, Identifier
 from otel_groundedness.scoring.extract import dates, identifiers
-from otel_groundedness.scoring.extract.grammar import (
-    CURRENCY_SYMBOLS,
-    CURRENCY_WORDS,
-    DOLLAR_PREFIXES,
-    MAGNITUDE_LETTERS,
-    MONEY_ONLY_MAGNITUDES,
-    Grammar,
-)
+from otel_groundedness.scoring.extract.grammar import CURRENCY_SYMBOLS, DOLLAR_PREFIXES, Grammar
 from otel_groundedness.scoring.extract.locales import LocalePack
 from otel_groundedness.scoring.extract.quantities import quantity
 
@@ -28,13 +21,14 @@ _LEFT_WINDOW = 32
 _SPACES = " \u00a0\u202f"
 _LEAD_CHARS = frozenset(CURRENCY_SYMBOLS) | frozenset("-−+")
 _NEGATIVE = frozenset("-−")
+_HEDGE_SIGNS = frozenset("~≈")
 
 
 class Scan:
     """One extraction over one text; ``floor`` is where the last atom ended (nothing reaches back
     past it)."""
 
-    __slots__ = ("anchor", "floor", "grammar", "min_digits", "pack", "strip_groups", "text")
+    __slots__ = ("anchor", "floor", "grammar", "group", "min_digits", "pack", "strip_groups", "text")
 
     def __init__(
         self, text: str, pack: LocalePack, grammar: Grammar, min_digits: int, anchor: datetime.date | None
@@ -46,6 +40,7 @@ class Scan:
         self.anchor = anchor
         self.floor = 0
         self.strip_groups = str.maketrans("", "", pack.group_separators)
+        self.group = pack.group_separators if len(pack.group_separators) == 1 else ""
 
     def run(self) -> list[Atom]:
         text = self.text
@@ -77,69 +72,62 @@ class Scan:
     # Figures -------------------------------------------------------------------------------
 
     def quantity(self, m: Match) -> Found:
-        text = self.text
+        """A money, percent or number atom (or a bare year); the hot path, kept to few calls."""
+        text, floor = self.text, self.floor
         start, end = m.span()
-        core = text[start : m.end("q_core")]
-        int_digits, frac = self._split(core)
-        magnitude, percent, suffix_currency = m.group("q_mag"), m.group("q_pct"), m.group("q_cur")
-        unit = m.group("q_unit") or m.group("q_unit1")
-        bare = not (magnitude or percent or suffix_currency or unit)
-        is_year = bare and len(core) == 4 and core.isdigit() and "1900" <= core <= "2099"
-        maybe_led = self._may_be_led(start)
-        if is_year and not maybe_led:
-            return self._year(start, end)
-        if bare and not maybe_led and len(int_digits) + len(frac) < self.min_digits:
-            return None
-        context = self.grammar.left_context.match(text[max(self.floor, start - _LEFT_WINDOW) : start][::-1])
-        assert context is not None  # every part of the left-context pattern is optional
-        symbol, code = context.group("sym"), context.group("code")
-        if start > self.floor and text[start - 1].isalpha() and not code:
-            return None  # glued to a word that is not a currency code ("ABC1234")
-        currency = _prefix_currency(symbol, context.group("symp"), code) or _suffix_currency(suffix_currency)
-        negative = bool({context.group("s1"), context.group("s2")} & _NEGATIVE)
-        exponent = 0
-        if magnitude:
-            if magnitude in MONEY_ONLY_MAGNITUDES and currency is None:
-                unit, magnitude = unit or magnitude, None  # "10m" without money is ten metres
-            else:
-                exponent = self._magnitude(magnitude)
-        if percent:
-            kind = "percent"
-            unit = self.pack.percent_words[percent.lower()]
-            if unit == "bp":
-                unit, exponent = "pp", exponent - 2
-            currency = None
-        elif currency:
-            kind, unit = "money", None
-        else:
-            kind = "number"
-            if is_year and not negative:
-                return self._year(start, end)
-            if not (magnitude or unit) and len(int_digits) + len(frac) < self.min_digits:
-                return None
-        atom_start = start - context.end("lead")
-        value = quantity(
-            int_digits,
-            frac,
-            exponent,
-            negative=negative,
-            hedged=context.group("hedge") is not None,
-            currency=currency,
-            unit=unit,
+        core_end = m.end("q_core")
+        int_digits, frac = self._split(text[start:core_end])
+        suffix_word, currency_word = m.group("q_suf", "q_cur")
+        suffix = self.grammar.suffixes[suffix_word] if suffix_word else None
+        if suffix is not None and suffix.role == "glued_unit" and text[core_end] in _SPACES:
+            suffix, end = None, core_end  # "5 s": single-letter units count only when glued
+        before = text[start - 1] if start > floor else "\n"
+        two_before = text[start - 2] if start - 1 > floor else "\n"
+        led = (
+            before in _LEAD_CHARS
+            or before.isalpha()
+            or (before in _SPACES and (two_before in _LEAD_CHARS or two_before.isupper()))
         )
+        is_year = suffix is None and core_end - start == 4 and "1900" <= int_digits <= "2099"
+        if is_year and not led:
+            return self._year(start, end)
+        if suffix is None and not led and len(int_digits) + len(frac) < self.min_digits:
+            return None
+        lead, negative, hedged, currency = 0, False, False, None
+        if (
+            led
+            or before in _HEDGE_SIGNS
+            or (before in _SPACES and (two_before.isalpha() or two_before == "."))
+        ):
+            window = text[max(floor, start - _LEFT_WINDOW) : start][::-1]
+            context = self.grammar.left_context.match(window)
+            assert context is not None  # every part of the left-context pattern is optional
+            lead, negative, hedged, currency = _read_left(context)
+            if before.isalpha() and currency is None:
+                return None  # glued to a word that is not a currency code ("ABC1234")
+        if currency_word:
+            currency = currency or self.grammar.suffixes[currency_word].label
+        exponent, unit, kind = 0, None, "number"
+        if suffix is not None:
+            role = suffix.role
+            if role == "percent":
+                kind, exponent, unit = "percent", suffix.exponent, suffix.label
+            elif role == "currency":
+                currency = currency or suffix.label
+            elif role == "magnitude" or (role == "money_magnitude" and currency):
+                exponent = suffix.exponent
+            else:  # a unit, or a money-only magnitude without money: "10m" is ten metres
+                unit = suffix.label
+        if kind == "number":
+            if currency:
+                kind, unit = "money", None
+            elif is_year and not negative:
+                return self._year(start, end)
+            elif not (exponent or unit) and len(int_digits) + len(frac) < self.min_digits:
+                return None
+        atom_start = start - lead
+        value = quantity(int_digits, frac, exponent, negative, hedged, currency, unit)
         return Atom(kind, text[atom_start:end], atom_start, end, value)  # type: ignore[arg-type]
-
-    def _may_be_led(self, start: int) -> bool:
-        """Whether a sign, currency symbol or code may stand left of the figure at ``start``."""
-        if start <= self.floor:
-            return False
-        before = self.text[start - 1]
-        if before in _LEAD_CHARS or before.isalpha():
-            return True
-        if before in _SPACES and start - 2 >= self.floor:
-            two_before = self.text[start - 2]
-            return two_before in _LEAD_CHARS or two_before.isupper()
-        return False
 
     def _split(self, core: str) -> tuple[str, str]:
         """(integer digits, fraction digits) of a figure as written in the locale."""
@@ -149,17 +137,17 @@ class Scan:
             dotted_head, dot, tail = core.rpartition(".")
             if dot and len(tail) != 3:  # the grammar allows "." here only as a decimal point
                 head, frac = dotted_head, tail
-        return head.translate(self.strip_groups), frac
-
-    def _magnitude(self, written: str) -> int:
-        exponent = MAGNITUDE_LETTERS.get(written) or MONEY_ONLY_MAGNITUDES.get(written)
-        return exponent if exponent is not None else self.pack.magnitudes[written.lower()]
+        if len(head) > 3:
+            head = head.replace(self.group, "") if self.group else head.translate(self.strip_groups)
+        return head, frac
 
     # Dates ---------------------------------------------------------------------------------
 
     def iso_date(self, m: Match) -> Found:
         start, end = m.span()
-        calendar = dates.single(int(self.text[start : start + 4]), int(m.group("iso_m")), int(m.group("iso_d")))
+        calendar = dates.single(
+            int(self.text[start : start + 4]), int(m.group("iso_m")), int(m.group("iso_d"))
+        )
         return self._date(start, end, calendar)
 
     def year_range(self, m: Match) -> Found:
@@ -290,20 +278,20 @@ class Scan:
         return None if digits is None else self._identifier(start, end, digits, "phone")
 
 
-def _prefix_currency(symbol: str | None, dollar_prefix: str | None, code: str | None) -> str | None:
+def _read_left(context: re.Match[str] | None) -> tuple[int, bool, bool, str | None]:
+    """(length of the lead that belongs to the atom, negative, hedged, currency) of a left context."""
+    if context is None:
+        return 0, False, False, None
+    symbol, code = context.group("sym", "code")
     if code:
-        return code[::-1]
-    if symbol is None:
-        return None
-    if dollar_prefix and symbol == "$":
-        return DOLLAR_PREFIXES[dollar_prefix[::-1]]
-    return CURRENCY_SYMBOLS[symbol]
-
-
-def _suffix_currency(written: str | None) -> str | None:
-    if not written:
-        return None
-    return CURRENCY_SYMBOLS.get(written) or CURRENCY_WORDS.get(written.lower()) or written
+        currency: str | None = code[::-1]
+    elif symbol is None:
+        currency = None
+    else:
+        prefix = context.group("symp")
+        currency = DOLLAR_PREFIXES[prefix[::-1]] if prefix and symbol == "$" else CURRENCY_SYMBOLS[symbol]
+    negative = bool(_NEGATIVE.intersection(context.group("s1", "s2")))
+    return context.end("lead"), negative, context.group("hedge") is not None, currency
 
 
 def _non_overlapping(claims: list[Atom]) -> list[Atom]:
