@@ -7,47 +7,17 @@ Each scenario runs in its own interpreter (see ``scenario_runner``); the ≤0.54
 
 from __future__ import annotations
 
-import functools
 import json
-import subprocess
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.instrumentation.conversation import ANSWER, MODEL, PROMPT, TOOL_RESULT
+from tests.instrumentation.scenarios import legacy_openllmetry, scenario
 
 pytestmark = pytest.mark.instrumentation
 
-ROOT = Path(__file__).resolve().parents[2]
-RUNNER = Path(__file__).with_name("scenario_runner.py")
-LEGACY_PYTHON = ROOT / ".venv-openllmetry-legacy" / "bin" / "python"
 RUNS = ("nonstream", "stream")
-
-
-@functools.cache
-def scenario(name: str, python: str = sys.executable) -> dict[str, Any]:
-    """The runner's report for one scenario, run once per session with the processor registered.
-
-    Scored spans are exported as enriched copies that keep every original attribute, so one run
-    serves both the adapter assertions here and the scoring assertions in test_scored_instrumentation.
-    """
-    command = [python, str(RUNNER), name, "--score"]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=180, cwd=ROOT, check=False)
-    assert done.returncode == 0, done.stderr[-3000:]
-    result: dict[str, Any] = json.loads(done.stdout)
-    return result
-
-
-def ensure_legacy_venv() -> None:
-    if not LEGACY_PYTHON.exists():  # normally made by `make venv`; the script is idempotent
-        subprocess.run(["bash", str(ROOT / "scripts" / "install-compat-venvs.sh")], check=True, cwd=ROOT)
-
-
-def legacy_openllmetry() -> dict[str, Any]:
-    ensure_legacy_venv()
-    return scenario("openllmetry", str(LEGACY_PYTHON))
 
 
 def spans_named(run: dict[str, Any], prefix: str) -> list[dict[str, Any]]:

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from otel_groundedness.telemetry import names
-from tests.instrumentation.test_real_instrumentation import LEGACY_PYTHON, ensure_legacy_venv, scenario
+from tests.instrumentation.scenarios import legacy_openllmetry, scenario
 
 pytestmark = pytest.mark.instrumentation
 
@@ -28,10 +28,7 @@ SCENARIOS = (
 
 
 def scored(name: str) -> dict[str, Any]:
-    if name == "openllmetry_legacy":
-        ensure_legacy_venv()
-        return scenario("openllmetry", str(LEGACY_PYTHON))
-    return scenario(name)
+    return legacy_openllmetry() if name == "openllmetry_legacy" else scenario(name)
 
 
 def scored_spans(run: dict[str, Any]) -> list[dict[str, Any]]:
