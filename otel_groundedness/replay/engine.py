@@ -55,10 +55,12 @@ def replay(
     by_trace: dict[int, list[_Step]] = defaultdict(list)
     for position, record in enumerate(span_list):
         facts = read_span(record)
-        if facts is None:
-            continue
-        if _opens_agent(record):
+        opens_agent = _opens_agent(record)
+        if facts is None and not opens_agent:
+            continue  # live, such a span is forwarded untouched
+        if opens_agent:
             by_trace[record.trace_id].append(_Step(record.start_time_ns, 0, position, record))
+        # An agent no adapter can read (facts None) still closes its turn when it ends.
         by_trace[record.trace_id].append(_Step(record.end_time_ns, 2, position, record, facts))
     for position, event in enumerate(log_events):
         if _is_genai_input(event):
@@ -104,7 +106,7 @@ def _replay_trace(
             releases.extend(
                 buffer.agent_started(record.trace_id, record.span_id, record.start_time_ns).releases
             )
-        elif step.facts is not None:
+        else:
             releases.extend(buffer.add_span(record, step.facts, record).releases)
     releases.extend(buffer.drain())
     scored: list[ScoredTurn] = []
