@@ -223,8 +223,8 @@ def _digit_branches(pack: LocalePack, anchored: bool) -> str:
         rf"|{separated_ahead}(?:{'|'.join(separated)})"
         rf"|{worded_ahead}(?:{'|'.join(worded)})"
     )
-    after_letter = [
-        r"(?P<hexmid>(?<=[a-fA-F].)[0-9a-fA-F]*+(?:-[0-9a-fA-F]++){0,4}+(?![\w-]))",
+    after_letter = [  # "a3f5c9d" (not "USD2,500": a currency code glued to a figure)
+        rf"(?P<hexmid>(?<=[a-fA-F].)(?<!{_alt(ISO_CURRENCIES)}.)[0-9a-fA-F]*+(?:-[0-9a-fA-F]++){{0,4}}+(?![\w-]))",
         r"(?P<vversion>(?<=[vV].)(?<![\w][vV].)[0-9]*+(?:\.[0-9]++){1,3}+"
         r"(?:-[0-9A-Za-z]++(?:\.[0-9A-Za-z]++)*+)?(?![\w]|\.[0-9]))",
     ]

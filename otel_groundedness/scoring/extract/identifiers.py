@@ -86,17 +86,16 @@ def normalize_url(url: str) -> str:
 
 
 def ticket_prefix_start(text: str, dash: int, floor: int) -> int | None:
-    """Start of the ticket prefix that ends at ``text[dash] == "-"``, or ``None``."""
-    window = text[max(floor, dash - 17) : dash][::-1]
-    match = TICKET_PREFIX_REVERSED.match(window)
-    return dash - match.end() if match else None
+    """Start of the ticket prefix that ends at ``text[dash] == "-"``, or ``None`` (none, or it would
+    reach back before ``floor``, into the previous atom)."""
+    match = TICKET_PREFIX_REVERSED.match(text[max(0, dash - 17) : dash][::-1])
+    return dash - match.end() if match and dash - match.end() >= floor else None
 
 
 def hex_token_start(text: str, start: int, floor: int) -> int | None:
     """Start of the hex token whose letters run left of ``start``, or ``None`` if glued to a word."""
-    window = text[max(floor, start - 129) : start][::-1]
-    match = HEX_REVERSED.match(window)
-    return start - match.end() if match else None
+    match = HEX_REVERSED.match(text[max(0, start - 129) : start][::-1])
+    return start - match.end() if match and start - match.end() >= floor else None
 
 
 def is_uuid(token: str) -> bool:

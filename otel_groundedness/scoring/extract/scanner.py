@@ -97,12 +97,11 @@ class Scan:
         if (
             led
             or before in _HEDGE_SIGNS
-            or (before in _SPACES and (two_before.isalpha() or two_before == "."))
+            or (before in _SPACES and (two_before.isalpha() or two_before in ".~≈"))
         ):
-            window = text[max(floor, start - _LEFT_WINDOW) : start][::-1]
-            context = self.grammar.left_context.match(window)
+            context = self.grammar.left_context.match(text[max(0, start - _LEFT_WINDOW) : start][::-1])
             assert context is not None  # every part of the left-context pattern is optional
-            lead, negative, hedged, currency = _read_left(context)
+            lead, negative, hedged, currency = _read_left(context, start - floor)
             if before.isalpha() and currency is None:
                 return None  # glued to a word that is not a currency code ("ABC1234")
         if currency_word:
@@ -278,10 +277,13 @@ class Scan:
         return None if digits is None else self._identifier(start, end, digits, "phone")
 
 
-def _read_left(context: re.Match[str] | None) -> tuple[int, bool, bool, str | None]:
-    """(length of the lead that belongs to the atom, negative, hedged, currency) of a left context."""
-    if context is None:
-        return 0, False, False, None
+def _read_left(context: re.Match[str], room: int) -> tuple[int, bool, bool, str | None]:
+    """(length of the lead that belongs to the atom, negative, hedged, currency) of a left context;
+    nothing that reaches back more than ``room`` characters (into the previous atom) counts."""
+    lead = context.end("lead")
+    hedged = context.group("hedge") is not None and context.end() <= room
+    if lead > room:
+        return 0, False, hedged, None
     symbol, code = context.group("sym", "code")
     if code:
         currency: str | None = code[::-1]
@@ -291,7 +293,7 @@ def _read_left(context: re.Match[str] | None) -> tuple[int, bool, bool, str | No
         prefix = context.group("symp")
         currency = DOLLAR_PREFIXES[prefix[::-1]] if prefix and symbol == "$" else CURRENCY_SYMBOLS[symbol]
     negative = bool(_NEGATIVE.intersection(context.group("s1", "s2")))
-    return context.end("lead"), negative, context.group("hedge") is not None, currency
+    return lead, negative, hedged, currency
 
 
 def _non_overlapping(claims: list[Atom]) -> list[Atom]:
