@@ -30,7 +30,15 @@ _LAZY = {
     "GroundednessLogRecordProcessor": "otel_groundedness.processor.log_processor",
 }
 
-__all__ = sorted(_LAZY)
+__all__ = [
+    "AtomVerdict",
+    "Evidence",
+    "GroundednessLogRecordProcessor",
+    "GroundednessPolicy",
+    "GroundednessReport",
+    "GroundednessSpanProcessor",
+    "score",
+]
 
 
 def __getattr__(name: str) -> Any:

@@ -253,6 +253,8 @@ def _handler_for(server: FakeModelServer) -> type[BaseHTTPRequestHandler]:
 class _Handler(BaseHTTPRequestHandler):
     owner: FakeModelServer
     protocol_version = "HTTP/1.1"
+    # Headers and body go out as separate writes; with Nagle on, each response waits ~40 ms for an ACK.
+    disable_nagle_algorithm = True
 
     def log_message(self, format: str, *args: Any) -> None:
         """Stay quiet: tests and the demo own the terminal."""
