@@ -100,7 +100,11 @@ def main() -> None:
     print("extract_atoms (locale en-US, defaults)")
     measure("prose 4 KB", prose(4096), 1000)
     measure("number-dense JSON 4 KB", number_dense_json(4096), 1000)
-    for label, make in (("prose", prose), ("number-dense JSON", number_dense_json), ("adversarial", adversarial)):
+    for label, make in (
+        ("prose", prose),
+        ("number-dense JSON", number_dense_json),
+        ("adversarial", adversarial),
+    ):
         small = measure(f"{label} 10 KB", make(10 * 1024), 200)
         large = measure(f"{label} 1 MB", make(1024 * 1024), 5)
         print(f"{'':<28} linearity (µs/KB at 1 MB ÷ at 10 KB): {large / small:.2f}")

@@ -105,7 +105,11 @@ def test_year_range_is_two_years(text: str) -> None:
 
 @pytest.mark.parametrize(
     ("text", "kinds"),
-    [("March 30% of users", ["percent"]), ("May 12,500 units shipped", ["number"]), ("$2024 spent", ["money"])],
+    [
+        ("March 30% of users", ["percent"]),
+        ("May 12,500 units shipped", ["number"]),
+        ("$2024 spent", ["money"]),
+    ],
 )
 def test_month_names_and_years_do_not_swallow_figures(text: str, kinds: list[str]) -> None:
     assert [a.kind for a in extract_atoms(text)] == kinds
@@ -127,7 +131,9 @@ def test_month_names_and_years_do_not_swallow_figures(text: str, kinds: list[str
         ("dans 2 jours", "fr-FR", "dans 2 jours", (2025, 3, 12)),
     ],
 )
-def test_relative_dates_resolve_against_the_anchor(text: str, locale: str, span: str, reading: Reading) -> None:
+def test_relative_dates_resolve_against_the_anchor(
+    text: str, locale: str, span: str, reading: Reading
+) -> None:
     assert dates_in(text, locale=locale, anchor=ANCHOR) == [(span, (reading,))]
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from otel_groundedness.scoring.atoms import Identifier
+from otel_groundedness.scoring.atoms import AtomKind, Identifier
 from otel_groundedness.scoring.extract import extract_atoms
 
 
@@ -65,7 +65,14 @@ def test_identifier_shapes(text: str, span: str | None, normalized: str | None, 
 
 @pytest.mark.parametrize(
     "text",
-    ["(555) 123-4567", "555-123-4567", "+1 555 123 4567", "555.123.4567", "1-555-123-4567", "+1 (555) 123-4567"],
+    [
+        "(555) 123-4567",
+        "555-123-4567",
+        "+1 555 123 4567",
+        "555.123.4567",
+        "1-555-123-4567",
+        "+1 (555) 123-4567",
+    ],
 )
 def test_phone_forms_normalise_to_the_same_digits(text: str) -> None:
     assert identifiers_in(f"call {text} now") == [(text, "5551234567", "phone")]
@@ -82,7 +89,7 @@ def test_well_known_names_are_not_identifiers(text: str) -> None:
     assert extract_atoms(f"the {text} case", min_number_digits=1) == []
 
 
-@pytest.mark.parametrize("text", ["deadbeef", "999.1.1.1", "ab12-cd34"])
+@pytest.mark.parametrize("text", ["deadbeef", "999.1.1.1", "ab12-cd34", "http://:", "www."])
 def test_near_misses_are_not_identifiers(text: str) -> None:
     assert identifiers_in(text) == []
 
@@ -108,5 +115,6 @@ def test_identifiers_are_never_also_numbers_or_dates(text: str) -> None:
 
 
 def test_disabled_identifiers_still_shadow_their_digits() -> None:
-    atoms = extract_atoms("Call 555-123-4567 about 4,812 units", kinds=("number",))
+    only_numbers: tuple[AtomKind, ...] = ("number",)
+    atoms = extract_atoms("Call 555-123-4567 about 4,812 units", kinds=only_numbers)
     assert [(a.kind, a.text) for a in atoms] == [("number", "4,812")]

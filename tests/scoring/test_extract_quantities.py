@@ -174,7 +174,9 @@ def test_small_money_keeps_its_trailing_zeros_exact() -> None:
         ("7B parameters", "7B", 7e9, 5e8),
     ],
 )
-def test_magnitudes_scale_and_skip_the_digit_floor(text: str, span: str, value: float, tolerance: float) -> None:
+def test_magnitudes_scale_and_skip_the_digit_floor(
+    text: str, span: str, value: float, tolerance: float
+) -> None:
     written, quantity = quantity_of(text, "number")
     assert written == span
     assert quantity.value == pytest.approx(value)
@@ -261,3 +263,9 @@ def test_not_numbers(text: str) -> None:
 def test_digit_floor_is_configurable() -> None:
     assert extract_atoms("page 123") == []
     assert [a.text for a in extract_atoms("page 123", min_number_digits=3)] == ["123"]
+
+
+@pytest.mark.parametrize("text", ["2.62", "2,025", "20.5"])
+def test_four_character_figures_that_are_not_years(text: str) -> None:
+    atoms = extract_atoms(text, min_number_digits=1)
+    assert [(a.kind, a.text) for a in atoms] == [("number", text)]

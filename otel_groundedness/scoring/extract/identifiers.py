@@ -63,8 +63,9 @@ def urls(text: str) -> Iterator[Atom]:
         if start > 0 and (text[start - 1].isalnum() or text[start - 1] in "._-"):
             continue
         end = _trimmed_end(text, start, end)
-        if end - start > len("www."):
-            yield _identifier(text, start, end, normalize_url(text[start:end]), "url")
+        normalized = normalize_url(text[start:end])
+        if normalized[:1].isalnum() and normalized != "www.":
+            yield _identifier(text, start, end, normalized, "url")
 
 
 def _trimmed_end(text: str, start: int, end: int) -> int:

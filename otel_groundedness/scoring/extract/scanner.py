@@ -88,7 +88,9 @@ class Scan:
             or before.isalpha()
             or (before in _SPACES and (two_before in _LEAD_CHARS or two_before.isupper()))
         )
-        is_year = suffix is None and core_end - start == 4 and "1900" <= int_digits <= "2099"
+        is_year = (
+            suffix is None and core_end - start == len(int_digits) == 4 and "1900" <= int_digits <= "2099"
+        )
         if is_year and not led:
             return self._year(start, end)
         if suffix is None and not led and len(int_digits) + len(frac) < self.min_digits:
