@@ -13,14 +13,19 @@ import math
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeAlias
 
 from otel_groundedness.scoring.evidence_item import Evidence
 
 # JSON strings nested inside JSON strings (a tool message whose content is a JSON document) are
 # decoded this many levels deep; deeper layers are scanned as text.
 _MAX_JSON_DECODES = 3
+# Containers nested deeper than this are not walked (and the evidence is flagged truncated).
+MAX_DEPTH = 200
 _PLAIN_NUMBER = re.compile(r"-?\d{1,30}(?:\.\d{1,30})?")
+# Without a relative-date anchor every atom holds a digit, an "@", "://" or "www.": other strings
+# are skipped without calling the extractor.
+_MAY_HOLD_ATOM = re.compile(r"[0-9@]|://|www\.", re.IGNORECASE)
 # In a JSON document that does not parse (typically cut by the producer), `"key": 123` and
 # `"key": "123.00"` pairs still identify raw scalars and their labels.
 _KEYED_NUMBER = re.compile(
@@ -29,6 +34,53 @@ _KEYED_NUMBER = re.compile(
 )
 _CURRENCY_KEYS = ("currency", "currency_code", "currencyCode", "ccy")
 _SIMPLE_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_NUMBER_COST = 8  # bytes charged per number: a typical literal, without rendering every one
+_LARGEST_INT = 10**308  # beyond this an int has no float value
+
+
+class _Somewhere:
+    """A link standing for an unknown stretch of path: ``$..total``."""
+
+    __slots__ = ()
+
+
+SOMEWHERE = _Somewhere()
+# A JSON path as a chain of (parent, key) links, built cheaply during the walk and rendered only
+# for citations.
+Path: TypeAlias = "tuple[Path, str | int | _Somewhere] | None"
+
+
+def render_path(path: Path) -> str | None:
+    """``$.invoice.total``, ``$.items[0]``, ``$["INV-2210"]``; ``$..total`` when the root is unknown."""
+    if path is None:
+        return None
+    keys: list[str | int | _Somewhere] = []
+    link: Path = path
+    while link is not None:
+        link, key = link
+        keys.append(key)
+    parts = ["$"]
+    for key in reversed(keys):
+        if isinstance(key, _Somewhere):
+            parts.append(".")
+        elif isinstance(key, int):
+            parts.append(f"[{key}]")
+        elif _SIMPLE_KEY.fullmatch(key):
+            parts.append(f".{key}")
+        else:
+            parts.append(f"[{json.dumps(key, ensure_ascii=False)}]")
+    return "".join(parts)
+
+
+def path_labels(path: Path) -> list[str]:
+    """The string keys on the way to the root, nearest first."""
+    labels: list[str] = []
+    link: Path = path
+    while link is not None:
+        link, key = link
+        if isinstance(key, str):
+            labels.append(key)
+    return labels
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,53 +93,12 @@ class Source:
     name: str | None
 
 
-class JsonPath:
-    """A link in a JSON path; rendered only when a citation needs it."""
-
-    __slots__ = ("key", "parent", "rooted")
-
-    def __init__(self, parent: JsonPath | None, key: str | int, rooted: bool = True) -> None:
-        self.parent = parent
-        self.key = key
-        self.rooted = rooted
-
-    def render(self) -> str:
-        """``$.invoice.total``, ``$.items[0]``, ``$['INV-2210']``; ``$..total`` when the root is unknown."""
-        links: list[JsonPath] = []
-        node: JsonPath | None = self
-        while node is not None:
-            links.append(node)
-            node = node.parent
-        parts = ["$" if links[-1].rooted else "$."]
-        for link in reversed(links):
-            key = link.key
-            if isinstance(key, int):
-                parts.append(f"[{key}]")
-            elif _SIMPLE_KEY.fullmatch(key):
-                parts.append(f".{key}")
-            else:
-                parts.append(f"[{json.dumps(key, ensure_ascii=False)}]")
-        return "".join(parts)
-
-    def labels(self) -> list[str]:
-        """The string keys on the way to the root, nearest first."""
-        found: list[str] = []
-        node: JsonPath | None = self
-        while node is not None:
-            if isinstance(node.key, str):
-                found.append(node.key)
-            node = node.parent
-        return found
-
-
 class Fragment:
     """A string scanned for atoms: a text item, a JSON string value, or a dict key."""
 
     __slots__ = ("path", "siblings", "source", "text")
 
-    def __init__(
-        self, source: Source, path: JsonPath | None, text: str, siblings: Mapping[Any, Any] | None
-    ) -> None:
+    def __init__(self, source: Source, path: Path, text: str, siblings: Mapping[Any, Any] | None) -> None:
         self.source = source
         self.path = path
         self.text = text
@@ -102,7 +113,7 @@ class RawScalar:
     def __init__(
         self,
         source: Source,
-        path: JsonPath | None,
+        path: Path,
         value: float,
         literal: object,
         currency: str | None,
@@ -135,9 +146,14 @@ class Corpus:
     has_tool_evidence: bool
 
 
-def collect(evidence: Iterable[Any], user_prompt: str | None, max_bytes: int) -> Corpus:
-    """Walk the user prompt (if given) and every evidence item within ``max_bytes``."""
-    walker = _Walker(max_bytes)
+def collect(
+    evidence: Iterable[Any], user_prompt: str | None, max_bytes: int, *, every_string: bool = False
+) -> Corpus:
+    """Walk the user prompt (if given) and every evidence item within ``max_bytes``.
+
+    ``every_string`` keeps strings without digits too (relative dates such as "yesterday").
+    """
+    walker = _Walker(max_bytes, every_string)
     if user_prompt:
         walker.walk(user_prompt, Source(None, None, "user_prompt", None))
     has_tool_evidence = False
@@ -165,28 +181,38 @@ def _byte_size(text: str) -> int:
 
 
 def _finite_number(value: Any) -> float | None:
-    if isinstance(value, bool):
+    if isinstance(value, bool) or not isinstance(value, int | float | decimal.Decimal):
         return None
-    if isinstance(value, int):
-        try:
-            number = float(value)
-        except OverflowError:
-            return None
-    elif isinstance(value, float | decimal.Decimal):
+    try:
         number = float(value)
-    else:
+    except OverflowError:
         return None
     return number if math.isfinite(number) else None
 
 
-class _Walker:
-    """Iterative depth-first walk (no recursion limit) with a shrinking byte budget."""
+def _sibling_currency(mapping: Mapping[Any, Any]) -> str | None:
+    for key in _CURRENCY_KEYS:
+        code = mapping.get(key)
+        if isinstance(code, str) and len(code) == 3 and code.isascii() and code.isalpha():
+            return code.upper()
+    return None
 
-    def __init__(self, max_bytes: int) -> None:
+
+class _Walker:
+    """Depth-first walk in document order with a shrinking byte budget."""
+
+    def __init__(self, max_bytes: int, every_string: bool) -> None:
         self.remaining = max_bytes
         self.truncated = False
+        self.every_string = every_string
         self.fragments: list[Fragment] = []
         self.scalars: list[RawScalar] = []
+        self.source = Source(None, None, "tool_result", None)
+        self._keys: dict[str, tuple[int, bool]] = {}
+
+    def walk(self, content: Any, source: Source) -> None:
+        self.source = source
+        self._value(content, None, None, None, 0, 0)
 
     def _take(self, text: str) -> str:
         """Charge ``text`` to the budget; return the part that fits."""
@@ -201,114 +227,138 @@ class _Walker:
             return text[:keep]
         return text.encode("utf-8", "surrogatepass")[:keep].decode("utf-8", "ignore")
 
-    def walk(self, content: Any, source: Source) -> None:
-        stack: list[tuple[Any, JsonPath | None, Mapping[Any, Any] | None, str | None, int]] = [
-            (content, None, None, None, 0)
-        ]
-        while stack and self.remaining > 0:
-            value, path, siblings, currency, decodes = stack.pop()
-            if isinstance(value, str):
-                self._string(value, source, path, siblings, currency, decodes, stack)
-            elif isinstance(value, Mapping):
-                currency_here = _sibling_currency(value)
-                children = []
-                for key, child in value.items():
-                    key_text = key if isinstance(key, str) else str(key)
-                    child_path = JsonPath(path, key_text)
-                    children.append((key_text, child_path, child))
-                for key_text, child_path, child in reversed(children):
-                    stack.append((child, child_path, value, currency_here, decodes))
-                    # The key is pushed last so it is scanned before its value.
-                    stack.append((_KeyText(key_text), child_path, value, None, decodes))
-            elif isinstance(value, list | tuple):
-                for position in range(len(value) - 1, -1, -1):
-                    stack.append((value[position], JsonPath(path, position), siblings, currency, decodes))
-            elif isinstance(value, _KeyText):
-                self._fragment(value.text, source, path, siblings)
-            else:
-                self._scalar(value, source, path, siblings, currency)
-
-    def _string(
+    def _value(
         self,
-        text: str,
-        source: Source,
-        path: JsonPath | None,
+        value: Any,
+        path: Path,
         siblings: Mapping[Any, Any] | None,
         currency: str | None,
         decodes: int,
-        stack: list[tuple[Any, JsonPath | None, Mapping[Any, Any] | None, str | None, int]],
+        depth: int,
     ) -> None:
-        stripped = text.strip()
-        if _PLAIN_NUMBER.fullmatch(stripped):
-            self._take(stripped)
-            self.scalars.append(RawScalar(source, path, float(stripped), stripped, currency, siblings))
+        if self.remaining <= 0:
+            self.truncated = True
             return
-        if decodes < _MAX_JSON_DECODES and stripped[:1] in ("{", "[") and _byte_size(text) <= self.remaining:
-            try:
-                parsed = json.loads(stripped)
-            except (ValueError, RecursionError):
-                parsed = None
-            if isinstance(parsed, dict | list):
-                stack.append((parsed, path, siblings, currency, decodes + 1))
-                return
-        kept = self._take(text)
-        self.fragments.append(Fragment(source, path, kept, siblings))
-        if stripped[:1] in ("{", "["):
-            self._keyed_numbers(kept, source, path)
-
-    def _fragment(
-        self, text: str, source: Source, path: JsonPath | None, siblings: Mapping[Any, Any] | None
-    ) -> None:
-        self.fragments.append(Fragment(source, path, self._take(text), siblings))
-
-    def _keyed_numbers(self, text: str, source: Source, path: JsonPath | None) -> None:
-        for match in _KEYED_NUMBER.finditer(text):
-            literal = match.group(2) or match.group(3)
-            number = _finite_number(float(literal))
-            if number is None:
-                continue
-            group = 2 if match.group(2) else 3
-            key_path = JsonPath(path, match.group(1), rooted=False)
-            self.scalars.append(
-                RawScalar(source, key_path, number, literal, None, None, match.start(group), match.end(group))
-            )
-
-    def _scalar(
-        self,
-        value: Any,
-        source: Source,
-        path: JsonPath | None,
-        siblings: Mapping[Any, Any] | None,
-        currency: str | None,
-    ) -> None:
-        number = _finite_number(value)
-        if number is not None:
-            # Charged a flat 8 bytes (a typical literal) instead of paying to render every number.
-            self.remaining -= min(self.remaining, 8)
-            literal = value if isinstance(value, int | float) else str(value)
-            self.scalars.append(RawScalar(source, path, number, literal, currency, siblings))
+        kind = type(value)
+        if kind is str:
+            self._string(value, path, siblings, currency, decodes, depth)
+        elif kind is int or kind is float:
+            self._number(value, path, siblings, currency)
+        elif value is None or kind is bool:
+            return
+        elif kind is dict or kind is list or isinstance(value, Mapping | list | tuple):
+            if depth >= MAX_DEPTH:
+                self.truncated = True
+            elif isinstance(value, Mapping):
+                self._mapping(value, path, decodes, depth + 1)
+            else:
+                for position, child in enumerate(value):
+                    self._value(child, (path, position), siblings, currency, decodes, depth + 1)
+        elif isinstance(value, str):
+            self._string(str(value), path, siblings, currency, decodes, depth)
+        elif _finite_number(value) is not None:
+            self._number(value, path, siblings, currency)
         elif isinstance(value, datetime.date | datetime.time):
-            self._fragment(value.isoformat(), source, path, siblings)
-        elif value is not None and not isinstance(value, bool):
+            self._text(value.isoformat(), path, siblings)
+        else:
             try:
                 text = str(value)
             except Exception:  # an arbitrary object's __str__ must not break scoring
                 return
-            self._fragment(text, source, path, siblings)
+            self._text(text, path, siblings)
 
+    def _mapping(self, mapping: Mapping[Any, Any], path: Path, decodes: int, depth: int) -> None:
+        currency = _sibling_currency(mapping)
+        keys = self._keys
+        for key, child in mapping.items():
+            key_text = key if type(key) is str else str(key)
+            # Records repeat their keys: size and atom test are worked out once per distinct key.
+            known = keys.get(key_text)
+            if known is None:
+                known = keys[key_text] = (_byte_size(key_text), bool(_MAY_HOLD_ATOM.search(key_text)))
+            size, holds_atom = known
+            child_path = (path, key_text)
+            if size >= self.remaining:
+                self._text(key_text, child_path, mapping)
+                self.truncated = True
+                return
+            self.remaining -= size
+            if holds_atom or self.every_string:
+                self.fragments.append(Fragment(self.source, child_path, key_text, mapping))
+            kind = type(child)
+            # Leaves are handled here rather than through _value: number-dense payloads are mostly leaves.
+            if kind is int or kind is float:
+                self._number(child, child_path, mapping, currency)
+            elif kind is str:
+                self._string(child, child_path, mapping, currency, decodes, depth)
+            elif child is not None and kind is not bool:
+                self._value(child, child_path, mapping, currency, decodes, depth)
 
-class _KeyText:
-    """Marks a dict key on the walk stack (scanned as text, never parsed as JSON)."""
+    def _number(
+        self, value: Any, path: Path, siblings: Mapping[Any, Any] | None, currency: str | None
+    ) -> None:
+        kind = type(value)
+        if kind is float:
+            number: float | None = value if math.isfinite(value) else None
+        elif kind is int:
+            number = float(value) if -_LARGEST_INT < value < _LARGEST_INT else None
+        else:
+            number = _finite_number(value)
+        if number is None:
+            return
+        self.remaining -= min(self.remaining, _NUMBER_COST)
+        literal = value if kind is int or kind is float else str(value)
+        self.scalars.append(RawScalar(self.source, path, number, literal, currency, siblings))
 
-    __slots__ = ("text",)
+    def _string(
+        self,
+        text: str,
+        path: Path,
+        siblings: Mapping[Any, Any] | None,
+        currency: str | None,
+        decodes: int,
+        depth: int,
+    ) -> None:
+        if text[:64].lstrip()[:1] in ("{", "["):
+            if decodes < _MAX_JSON_DECODES and _byte_size(text) <= self.remaining:
+                try:
+                    parsed = json.loads(text)
+                except (ValueError, RecursionError):
+                    parsed = None
+                if isinstance(parsed, dict | list):
+                    self._value(parsed, path, siblings, currency, decodes + 1, depth)
+                    return
+            kept = self._text(text, path, siblings)
+            self._keyed_numbers(kept, path)
+            return
+        if len(text) <= 64 and _PLAIN_NUMBER.fullmatch(stripped := text.strip()):
+            self._take(stripped)
+            self.scalars.append(RawScalar(self.source, path, float(stripped), stripped, currency, siblings))
+            return
+        self._text(text, path, siblings)
 
-    def __init__(self, text: str) -> None:
-        self.text = text
+    def _text(self, text: str, path: Path, siblings: Mapping[Any, Any] | None) -> str:
+        kept = self._take(text)
+        if self.every_string or _MAY_HOLD_ATOM.search(kept):
+            self.fragments.append(Fragment(self.source, path, kept, siblings))
+        return kept
 
-
-def _sibling_currency(mapping: Mapping[Any, Any]) -> str | None:
-    for key in _CURRENCY_KEYS:
-        code = mapping.get(key)
-        if isinstance(code, str) and len(code) == 3 and code.isascii() and code.isalpha():
-            return code.upper()
-    return None
+    def _keyed_numbers(self, text: str, path: Path) -> None:
+        for match in _KEYED_NUMBER.finditer(text):
+            group = 2 if match.group(2) else 3
+            number = _finite_number(float(match.group(group)))
+            if number is not None:
+                key_path = ((path, SOMEWHERE), match.group(1))
+                literal = match.group(group)
+                self.scalars.append(
+                    RawScalar(
+                        self.source,
+                        key_path,
+                        number,
+                        literal,
+                        None,
+                        None,
+                        match.start(group),
+                        match.end(group),
+                    )
+                )

@@ -9,11 +9,10 @@ from __future__ import annotations
 import bisect
 from collections import defaultdict
 from collections.abc import Callable, Iterator
-from itertools import product
 
 from otel_groundedness.scoring import context
 from otel_groundedness.scoring.atoms import Atom, CalendarDate, Identifier, Quantity
-from otel_groundedness.scoring.evidence import Corpus, Fragment, RawScalar
+from otel_groundedness.scoring.evidence import Corpus, Fragment, RawScalar, path_labels, render_path
 from otel_groundedness.scoring.report import Citation
 
 # Fragments are scanned in one extraction pass over their concatenation; this separator matches
@@ -75,7 +74,7 @@ class Hit:
         """Label words tied to this value: JSON keys, short sibling labels, text around it."""
         if self._words is None:
             origin = self.origin
-            found = context.json_words(origin.path.labels() if origin.path else (), origin.siblings)
+            found = context.json_words(path_labels(origin.path), origin.siblings)
             if isinstance(origin, Fragment) and self.start is not None and self.end is not None:
                 found |= context.window_words(origin.text, self.start, self.end)
             self._words = found
@@ -90,7 +89,7 @@ class Hit:
             source_id=source.source_id,
             source_kind=source.kind,
             name=source.name,
-            path=None if origin.path is None else origin.path.render(),
+            path=render_path(origin.path),
             start=start,
             end=end,
             text=self.text,
@@ -98,28 +97,39 @@ class Hit:
 
 
 class _NumericGroup:
-    """Values of one group sorted for range queries."""
+    """Values of one group sorted for range queries.
 
-    __slots__ = ("hits", "values")
+    Entries are extracted-atom hits or raw scalars; a raw scalar becomes a ``Hit`` only when a
+    query returns it, so number-dense evidence costs one float per value until then.
+    """
 
-    def __init__(self, pairs: list[tuple[float, Hit]]) -> None:
-        pairs.sort(key=_first)
-        self.values = [value for value, _ in pairs]
-        self.hits = [hit for _, hit in pairs]
+    __slots__ = ("entries", "name", "values")
+
+    def __init__(self, name: str, values: list[float], entries: list[Hit] | list[RawScalar]) -> None:
+        order = sorted(range(len(values)), key=values.__getitem__)
+        self.name = name
+        self.values = [values[i] for i in order]
+        self.entries = [entries[i] for i in order]
+
+    def _hit(self, position: int) -> Hit:
+        entry = self.entries[position]
+        if isinstance(entry, Hit):
+            return entry
+        return Hit(self.name, entry, None, self.values[position])
 
     def within(self, low: float, high: float) -> Iterator[Hit]:
         values = self.values
-        index = bisect.bisect_left(values, low)
-        while index < len(values) and values[index] <= high:
-            yield self.hits[index]
-            index += 1
+        position = bisect.bisect_left(values, low)
+        while position < len(values) and values[position] <= high:
+            yield self._hit(position)
+            position += 1
 
     def count(self, low: float, high: float) -> int:
         return bisect.bisect_right(self.values, high) - bisect.bisect_left(self.values, low)
 
     def nearest(self, target: float, low: float, high: float, limit: int) -> list[Hit]:
         """Up to ``limit`` hits in [low, high], nearest to ``target`` first."""
-        values, hits = self.values, self.hits
+        values = self.values
         right = bisect.bisect_left(values, target)
         left = right - 1
         found: list[Hit] = []
@@ -129,22 +139,19 @@ class _NumericGroup:
             if not (left_ok or right_ok):
                 break
             if right_ok and (not left_ok or values[right] - target <= target - values[left]):
-                found.append(hits[right])
+                found.append(self._hit(right))
                 right += 1
             else:
-                found.append(hits[left])
+                found.append(self._hit(left))
                 left -= 1
         return found
 
 
-def _first(pair: tuple[float, Hit]) -> float:
-    return pair[0]
-
-
-def _names_minor_units(raw: RawScalar) -> bool:
-    return raw.path is not None and any(
-        "cent" in key.lower() or "minor" in key.lower() for key in raw.path.labels()
-    )
+def _names_minor_units(key: str | int | object) -> bool:
+    if not isinstance(key, str):
+        return False
+    lowered = key.lower()
+    return "cent" in lowered or "minor" in lowered
 
 
 class EvidenceIndex:
@@ -157,7 +164,7 @@ class EvidenceIndex:
         self._identifier_hits: list[Hit] = []
         self._extract_all(extract)
         self._groups: dict[str, _NumericGroup] = {}
-        self._dates: dict[DateKey, list[tuple[Hit, DateReading]]] | None = None
+        self._dates: dict[int, dict[DateKey, list[tuple[Hit, DateReading]]]] = {}
         self._identifiers: dict[tuple[str, str], list[Hit]] | None = None
         self._identifier_lengths: dict[tuple[str, int], list[Hit]] | None = None
         self._identifier_prefixes: dict[tuple[str, str], list[Hit]] | None = None
@@ -203,50 +210,52 @@ class EvidenceIndex:
         """
         built = self._groups.get(name)
         if built is None:
-            pairs: list[tuple[float, Hit]]
+            scalars = self._corpus.scalars
             if name == "raw":
-                pairs = [(raw.value, Hit("raw", raw, None, raw.value)) for raw in self._corpus.scalars]
+                built = _NumericGroup(name, [raw.value for raw in scalars], scalars)
             elif name == "fraction":
-                pairs = [
-                    (raw.value * 100.0, Hit("fraction", raw, None, raw.value * 100.0))
-                    for raw in self._corpus.scalars
-                    if -1.0 <= raw.value <= 1.0
-                ]
+                fractions = [raw for raw in scalars if -1.0 <= raw.value <= 1.0]
+                built = _NumericGroup(name, [raw.value * 100.0 for raw in fractions], fractions)
             elif name == "minor":
-                pairs = [
-                    (raw.value / 100.0, Hit("minor", raw, None, raw.value / 100.0))
-                    for raw in self._corpus.scalars
-                    if raw.value.is_integer() and _names_minor_units(raw)
+                # The nearest key decides: "amount_cents": 124350 is $1,243.50.
+                minor = [
+                    raw
+                    for raw in scalars
+                    if raw.path is not None and raw.value.is_integer() and _names_minor_units(raw.path[1])
                 ]
+                built = _NumericGroup(name, [raw.value / 100.0 for raw in minor], minor)
             else:
-                pairs = [(hit.number, hit) for hit in self._numeric_hits[name]]
-            built = self._groups[name] = _NumericGroup(pairs)
+                hits = self._numeric_hits[name]
+                built = _NumericGroup(name, [hit.number for hit in hits], hits)
+            self._groups[name] = built
         return built
 
     # --- dates -------------------------------------------------------------------------------
 
     def dates(self, mask: int, reading: DateReading) -> list[tuple[Hit, DateReading]]:
-        """Evidence readings that state every component in ``mask`` (bits y=4, m=2, d=1) with these values."""
-        if self._dates is None:
-            self._dates = self._build_dates()
-        return self._dates.get(_date_key(mask, reading), [])
+        """Evidence readings that state every component in ``mask`` (bits y=4, m=2, d=1) with these values.
 
-    def _build_dates(self) -> dict[DateKey, list[tuple[Hit, DateReading]]]:
+        One table per mask, built on first use: most answers only ever ask for full dates.
+        """
+        table = self._dates.get(mask)
+        if table is None:
+            table = self._dates[mask] = self._date_table(mask)
+        return table.get(_date_key(mask, reading), [])
+
+    def _date_table(self, mask: int) -> dict[DateKey, list[tuple[Hit, DateReading]]]:
         table: dict[DateKey, list[tuple[Hit, DateReading]]] = defaultdict(list)
-
-        def add(hit: Hit, reading: DateReading) -> None:
-            stated = date_mask(reading)
-            for mask in _SUBMASKS[stated]:
-                table[_date_key(mask, reading)].append((hit, reading))
-
         for hit in self._date_hits:
             assert isinstance(hit.value, CalendarDate)
             for reading in hit.value.readings:
-                add(hit, reading)
-        for raw in self._corpus.scalars:
-            year = raw.value
-            if year.is_integer() and int(year) in YEAR_RANGE and not isinstance(raw.literal, float):
-                add(Hit("raw", raw, None, year), (int(year), None, None))
+                if date_mask(reading) & mask == mask:
+                    table[_date_key(mask, reading)].append((hit, reading))
+        if mask == YEAR:
+            for raw in self._corpus.scalars:
+                year = raw.value
+                if year.is_integer() and int(year) in YEAR_RANGE and not isinstance(raw.literal, float):
+                    table[(YEAR, int(year), None, None)].append(
+                        (Hit("raw", raw, None, year), (int(year), None, None))
+                    )
         return table
 
     # --- identifiers -------------------------------------------------------------------------
@@ -300,13 +309,3 @@ def _date_key(mask: int, reading: DateReading) -> DateKey:
         month if mask & MONTH else None,
         day if mask & DAY else None,
     )
-
-
-_SUBMASKS: dict[int, tuple[int, ...]] = {
-    stated: tuple(
-        mask
-        for mask in (y | m | d for y, m, d in product((0, YEAR), (0, MONTH), (0, DAY)))
-        if mask and mask & stated == mask
-    )
-    for stated in range(8)
-}

@@ -45,7 +45,9 @@ def score(
         anchor=policy.anchor_date,
     )
     prompt = user_prompt if policy.include_user_prompt_as_evidence else None
-    corpus = collect(_items(evidence), prompt, policy.max_evidence_bytes)
+    corpus = collect(
+        _items(evidence), prompt, policy.max_evidence_bytes, every_string=policy.anchor_date is not None
+    )
     atoms = extract(answer)
     no_evidence = not corpus.has_tool_evidence
     if not atoms:

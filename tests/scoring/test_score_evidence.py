@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from otel_groundedness.scoring import Evidence
-from otel_groundedness.scoring.evidence import Corpus, collect
+from otel_groundedness.scoring.evidence import MAX_DEPTH, Corpus, collect, render_path
 
 
 def texts(corpus: Corpus) -> list[str]:
@@ -13,17 +13,19 @@ def texts(corpus: Corpus) -> list[str]:
 
 
 def scalars(corpus: Corpus) -> list[tuple[str | None, float]]:
-    return [(None if raw.path is None else raw.path.render(), raw.value) for raw in corpus.scalars]
+    return [(render_path(raw.path), raw.value) for raw in corpus.scalars]
 
 
 def test_nested_payload_is_walked_in_document_order_with_keys() -> None:
-    corpus = collect(
-        [{"INV-2210": {"amount": "$1,243,500", "lines": [{"sku": "A-100", "qty": 3}]}}], None, 10_000
-    )
-    assert texts(corpus) == ["INV-2210", "amount", "$1,243,500", "lines", "sku", "A-100", "qty"]
+    payload = {
+        "INV-2210": {"amount": "$1,243,500", "lines": [{"sku": "A-100", "qty": 3, "by": "a@b.example"}]}
+    }
+    corpus = collect([payload], None, 10_000)
+    # Strings that cannot hold an atom (no digit, "@", "://" or "www.") are not kept.
+    assert texts(corpus) == ["INV-2210", "$1,243,500", "A-100", "a@b.example"]
     assert scalars(corpus) == [('$["INV-2210"].lines[0].qty', 3.0)]
-    amount = corpus.fragments[2]
-    assert amount.path is not None and amount.path.render() == '$["INV-2210"].amount'
+    assert render_path(corpus.fragments[1].path) == '$["INV-2210"].amount'
+    assert collect([payload], None, 10_000, every_string=True).fragments[1].text == "amount"
 
 
 def test_json_documents_inside_strings_are_parsed_and_walked() -> None:
@@ -52,14 +54,14 @@ def test_unparseable_json_is_scanned_as_text_and_keyed_numbers_survive() -> None
 
 
 def test_byte_cap_keeps_the_part_that_fits_and_flags_truncation() -> None:
-    corpus = collect(["a" * 60, "Invoice INV-2210 total $1,243,500", "never read"], None, 80)
+    corpus = collect(["1" * 60, "Invoice INV-2210 total $1,243,500", "never read 2"], None, 80)
     assert corpus.truncated
-    assert texts(corpus) == ["a" * 60, "Invoice INV-2210 tot"]
+    assert texts(corpus) == ["1" * 60, "Invoice INV-2210 tot"]
 
 
 def test_byte_cap_counts_utf8_bytes_and_never_splits_a_character() -> None:
-    corpus = collect(["€€€€"], None, 7)  # 3 bytes each
-    assert corpus.truncated and texts(corpus) == ["€€"]
+    corpus = collect(["1€€€"], None, 8)  # 3 bytes per euro sign
+    assert corpus.truncated and texts(corpus) == ["1€€"]
 
 
 def test_within_the_cap_nothing_is_flagged() -> None:
@@ -85,9 +87,13 @@ def test_evidence_objects_keep_their_source() -> None:
     )
 
 
-def test_deep_nesting_does_not_hit_the_recursion_limit() -> None:
-    payload: object = 42
+def test_nesting_beyond_the_depth_limit_is_cut_and_flagged() -> None:
+    shallow: object = 42
+    for _ in range(MAX_DEPTH // 2 - 1):
+        shallow = {"level": [shallow]}
+    assert [raw.value for raw in collect([shallow], None, 1 << 20).scalars] == [42.0]
+    deep: object = 42
     for _ in range(5000):
-        payload = {"level": [payload]}
-    corpus = collect([payload], None, 1 << 20)
-    assert [raw.value for raw in corpus.scalars] == [42.0]
+        deep = {"level": [deep]}
+    corpus = collect([deep], None, 1 << 20)
+    assert corpus.truncated and not corpus.scalars
