@@ -1,0 +1,104 @@
+"""``otel-groundedness score``: score one answer against evidence files and print the verdicts."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from otel_groundedness.scoring import Evidence, GroundednessPolicy, GroundednessReport, score
+
+HELP = "score an answer against evidence files (tool outputs) and print each atom's verdict"
+EXIT_INVALID_INPUT = 2
+
+
+class InputError(Exception):
+    """Unreadable or invalid command-line input; the message is shown to the user."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--answer", required=True, help="the answer text, or @FILE to read it from a file")
+    parser.add_argument(
+        "--evidence",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="a tool output (JSON is parsed, anything else is text); repeat for several",
+    )
+    parser.add_argument("--prompt", help="the user's prompt (counts as evidence unless the policy says not)")
+    parser.add_argument("--policy", metavar="FILE", help="a JSON object of GroundednessPolicy fields")
+    parser.add_argument("--json", action="store_true", help="print the report as JSON")
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        answer = _answer(args.answer)
+        evidence = [_evidence(Path(name)) for name in args.evidence]
+        policy = _policy(args.policy)
+    except InputError as error:
+        print(f"otel-groundedness score: error: {error}", file=sys.stderr)
+        return EXIT_INVALID_INPUT
+    report = score(answer, evidence, user_prompt=args.prompt, policy=policy)
+    print(report.to_json(indent=2) if args.json else render(report))
+    return 0
+
+
+def _read(path: Path, what: str) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise InputError(f"cannot read {what} {str(path)!r}: {error}") from None
+
+
+def _answer(value: str) -> str:
+    return _read(Path(value[1:]), "answer file") if value.startswith("@") else value
+
+
+def _evidence(path: Path) -> Evidence:
+    # Passed as text: the scorer parses JSON documents itself and scans anything else as text.
+    return Evidence(_read(path, "evidence file"), source_id=str(path), name=path.name)
+
+
+def _policy(name: str | None) -> GroundednessPolicy | None:
+    if name is None:
+        return None
+    text = _read(Path(name), "policy file")
+    try:
+        data = json.loads(text)
+    except ValueError as error:
+        raise InputError(f"policy file {name!r} is not valid JSON: {error}") from None
+    try:
+        return GroundednessPolicy.from_dict(data)
+    except (ValueError, TypeError) as error:
+        raise InputError(f"policy file {name!r}: {error}") from None
+
+
+def render(report: GroundednessReport) -> str:
+    """A plain-text table: one row per atom, then the rules side by side."""
+    header = ("atom", "kind", "verdict", "reason", "citation")
+    rows = [header]
+    for verdict in report.verdicts:
+        citation = "" if verdict.citation is None else verdict.citation.describe()
+        rows.append((verdict.text, verdict.kind, verdict.verdict, verdict.reason, citation))
+    widths = [max(len(row[column]) for row in rows) for column in range(len(header) - 1)]
+    lines = [
+        "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=False)) + "  " + row[-1]
+        for row in rows
+    ]
+    lines[0] = lines[0].rstrip()
+    if len(rows) == 1:
+        lines.append("(no hard-data atoms in the answer)")
+    score_text = "n/a" if report.score is None else f"{report.score:.2f}"
+    sentence_text = "n/a" if report.sentence_score is None else f"{report.sentence_score:.2f}"
+    strict_text = "n/a" if report.strict_pass is None else ("pass" if report.strict_pass else "fail")
+    lines.append("")
+    lines.append(
+        f"score {score_text}  label {report.label} (rule {report.rule})  strict {strict_text}  "
+        f"sentences {sentence_text}  atoms {report.total_atoms}: {len(report.supported)} supported, "
+        f"{len(report.contradicted)} contradicted, {len(report.unsupported)} unsupported"
+    )
+    if report.evidence_truncated:
+        lines.append(
+            "evidence was truncated at max_evidence_bytes: some atoms may be unsupported only for that"
+        )
+    return "\n".join(line.rstrip() for line in lines)
