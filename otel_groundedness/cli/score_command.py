@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+
 from otel_groundedness.scoring import Evidence, GroundednessPolicy, GroundednessReport, score
 
 HELP = "score an answer against evidence files (tool outputs) and print each atom's verdict"
