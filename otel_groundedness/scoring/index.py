@@ -124,6 +124,17 @@ class _NumericGroup:
             yield self._hit(position)
             position += 1
 
+    def in_windows(self, windows: list[tuple[float, float]]) -> Iterator[Hit]:
+        """Hits inside any of ``windows``: one bisection per window, however many values there are."""
+        values = self.values
+        size = len(values)
+        bisect_left = bisect.bisect_left
+        for low, high in windows:
+            position = bisect_left(values, low)
+            while position < size and values[position] <= high:
+                yield self._hit(position)
+                position += 1
+
     def count(self, low: float, high: float) -> int:
         return bisect.bisect_right(self.values, high) - bisect.bisect_left(self.values, low)
 

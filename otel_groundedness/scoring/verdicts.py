@@ -8,7 +8,7 @@ Dates compare per component, identifiers by normalized form and by one edit.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from otel_groundedness.scoring.atoms import Atom, AtomKind, CalendarDate, Identifier, Quantity
@@ -16,11 +16,9 @@ from otel_groundedness.scoring.context import AtomContext
 from otel_groundedness.scoring.digits import (
     MAX_MANTISSA_DIGITS,
     Mantissa,
-    half_unit,
     mantissa,
     relation,
-    value_of,
-    variants,
+    variant_windows,
 )
 from otel_groundedness.scoring.index import DAY, MONTH, YEAR, DateReading, EvidenceIndex, Hit, date_mask
 from otel_groundedness.scoring.report import Verdict
@@ -185,42 +183,24 @@ def _digit_relation(
     if negative:
         low, high = -high, -low
     long_enough = len(reduced.digits) >= _DIGIT_RELATION_MIN_DIGITS
-    reach = half_unit(reduced.digits, reduced.exponent)  # the answer's own precision
     tied: Judgement | None = None
-    candidates: Iterable[tuple[str, Hit]]
+    candidates: Iterable[Hit]
     if sum(index.group(name).count(low, high) for name in groups) <= _DIRECT_CHECK_LIMIT:
-        candidates = (
-            (reason, hit)
-            for name in groups
-            for hit in index.group(name).within(low, high)
-            if (reason := relation(reduced, hit.number)) is not None
-        )
+        candidates = (hit for name in groups for hit in index.group(name).within(low, high))
     else:
-        candidates = (
-            (reason, hit)
-            for variant in variants(reduced)
-            for exponent in variant.exponents
-            for name in groups
-            for hit in _around(
-                index,
-                name,
-                value_of(variant.digits, exponent, negative),
-                max(reach, half_unit(variant.digits, exponent)),
-            )
-            if (reason := relation(reduced, hit.number)) is not None
-        )
-    for reason, hit in candidates:
-        if not usable(hit):
+        windows = variant_windows(reduced)
+        if negative:
+            windows = [(-high_end, -low_end) for low_end, high_end in windows]
+        candidates = (hit for name in groups for hit in index.group(name).in_windows(windows))
+    for hit in candidates:
+        reason = relation(reduced, hit.number)
+        if reason is None or not usable(hit):
             continue
         if _shares_words(around, hit):
             return Judgement("contradicted", reason, hit)
         if long_enough and tied is None:
             tied = Judgement("contradicted", reason, hit)
     return tied
-
-
-def _around(index: EvidenceIndex, group: str, center: float, reach: float) -> Iterator[Hit]:
-    return index.group(group).within(center - reach, center + reach)
 
 
 def _magnitude_slip(

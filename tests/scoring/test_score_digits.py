@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from otel_groundedness.scoring.digits import Mantissa, half_unit, mantissa, relation, value_of, variants
+from otel_groundedness.scoring.digits import (
+    Mantissa,
+    half_unit,
+    mantissa,
+    relation,
+    value_of,
+    variant_windows,
+    variants,
+)
 
 
 def test_mantissa_strips_separators_and_trailing_zeros() -> None:
@@ -43,3 +51,14 @@ def test_relation(answer: float, evidence: float, reason: str | None) -> None:
         for exponent in variant.exponents
     )
     assert probed or reason is None
+
+
+@pytest.mark.parametrize(
+    "evidence", [1_243_500, 1_234_050, 2_134_500, 1_334_500, 134_500, 12_345_600, 4_812.5]
+)
+def test_variant_windows_reach_every_related_value(evidence: float) -> None:
+    for answer in (1_234_500.0, 4_182.5, 1_420_000.0):
+        reduced = mantissa(answer)
+        assert reduced is not None
+        if relation(reduced, evidence) is not None:
+            assert any(low <= evidence <= high for low, high in variant_windows(reduced)), (answer, evidence)
