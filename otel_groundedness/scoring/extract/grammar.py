@@ -249,6 +249,7 @@ class Grammar:
     master: re.Pattern[str]
     left_context: re.Pattern[str]
     suffixes: dict[str, Suffix]
+    hedge_tails: tuple[str, ...]  # every spelling of every hedge, for a quick ``str.endswith`` test
 
 
 def _left_context(pack: LocalePack) -> re.Pattern[str]:
@@ -291,4 +292,9 @@ def grammar_for(pack: LocalePack, anchored: bool) -> Grammar:
         initials += relative_first
     first = "[0-9" + re.escape("".join(sorted(set(initials)))) + "]"
     master = re.compile(first + "(?:" + "|".join(branches) + ")")
-    return Grammar(master=master, left_context=_left_context(pack), suffixes=suffix_table(pack))
+    return Grammar(
+        master=master,
+        left_context=_left_context(pack),
+        suffixes=suffix_table(pack),
+        hedge_tails=tuple(sorted(_any_case(pack.hedges))),
+    )

@@ -22,13 +22,24 @@ _SPACES = " \u00a0\u202f"
 _LEAD_CHARS = frozenset(CURRENCY_SYMBOLS) | frozenset("-−+")
 _NEGATIVE = frozenset("-−")
 _HEDGE_SIGNS = frozenset("~≈")
+_NO_DIGITS = str.maketrans("", "", "0123456789")
 
 
 class Scan:
     """One extraction over one text; ``floor`` is where the last atom ended (nothing reaches back
     past it)."""
 
-    __slots__ = ("anchor", "floor", "grammar", "group", "min_digits", "pack", "strip_groups", "text")
+    __slots__ = (
+        "anchor",
+        "floor",
+        "grammar",
+        "group",
+        "hedge_tails",
+        "min_digits",
+        "pack",
+        "strip_groups",
+        "text",
+    )
 
     def __init__(
         self, text: str, pack: LocalePack, grammar: Grammar, min_digits: int, anchor: datetime.date | None
@@ -41,6 +52,7 @@ class Scan:
         self.floor = 0
         self.strip_groups = str.maketrans("", "", pack.group_separators)
         self.group = pack.group_separators if len(pack.group_separators) == 1 else ""
+        self.hedge_tails = grammar.hedge_tails
 
     def run(self) -> list[Atom]:
         text = self.text
@@ -99,7 +111,7 @@ class Scan:
         if (
             led
             or before in _HEDGE_SIGNS
-            or (before in _SPACES and (two_before.isalpha() or two_before in ".~≈"))
+            or (before in _SPACES and text.endswith(self.hedge_tails, max(0, start - 24), start - 1))
         ):
             context = self.grammar.left_context.match(text[max(0, start - _LEFT_WINDOW) : start][::-1])
             assert context is not None  # every part of the left-context pattern is optional
@@ -240,7 +252,8 @@ class Scan:
         if prefix.rstrip("0123456789").lower() in identifiers.NOT_TICKET_PREFIXES:
             is_year = len(code) == 4 and code.isdigit() and "1900" <= code <= "2099"
             return self._year(code_start, end) if is_year else None
-        if sum(ch.isdigit() for ch in code) < identifiers.TICKET_MIN_CODE_DIGITS:
+        digits = len(code) if code.isdigit() else len(code) - len(code.translate(_NO_DIGITS))
+        if digits < identifiers.TICKET_MIN_CODE_DIGITS:
             return None
         return self._identifier(start, end, f"{prefix}-{code}".upper(), "ticket")
 
