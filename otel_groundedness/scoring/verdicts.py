@@ -152,7 +152,7 @@ def _near_miss(
         tied = _digit_relation(quantity, reduced, groups, index, around, usable)
         if tied is not None:
             return tied
-        slip = _magnitude_slip(quantity, groups, index, around, usable, len(reduced.digits))
+        slip = _magnitude_slip(quantity, reduced, groups, index, around, usable)
         if slip is not None:
             return slip
     if value != 0 and band > 0:
@@ -205,13 +205,17 @@ def _digit_relation(
 
 def _magnitude_slip(
     quantity: Quantity,
+    reduced: Mantissa,
     groups: list[str],
     index: EvidenceIndex,
     around: AtomContext,
     usable: Callable[[Hit], bool],
-    digits: int,
 ) -> Judgement | None:
-    """An evidence value the answer matches within its precision once scaled by a power of ten."""
+    """An evidence value the answer matches within its precision once scaled by a power of ten.
+
+    Without shared label words the evidence must state exactly the answer's digits ("$4.8B" vs
+    "$4.8M"): a round "$12,000" scaled by 100 lands near many values and ties to none of them.
+    """
     value = quantity.value
     reach = quantity.tolerance + _slack(value)
     slip: Judgement | None = None
@@ -223,8 +227,10 @@ def _magnitude_slip(
                     continue
                 if _shares_words(around, hit):
                     return Judgement("contradicted", "magnitude_mismatch", hit)
-                if digits >= _MAGNITUDE_MIN_DIGITS and slip is None:
-                    slip = Judgement("contradicted", "magnitude_mismatch", hit)
+                if slip is None and len(reduced.digits) >= _MAGNITUDE_MIN_DIGITS:
+                    own = mantissa(hit.number)
+                    if own is not None and own.digits == reduced.digits:
+                        slip = Judgement("contradicted", "magnitude_mismatch", hit)
     return slip
 
 

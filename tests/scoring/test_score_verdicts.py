@@ -141,8 +141,11 @@ def test_magnitude_slip_of_a_single_digit_needs_shared_context() -> None:
 
 def test_magnitude_slip_is_found_at_the_answers_precision() -> None:
     lexicon = {**LEX, "12.8M": ("number", Quantity(12_800_000, 50_000, "128"))}
-    judgement = verdict_for("12.8M", lexicon, [{"requests": 1_284_330}])
+    judgement = verdict_for("12.8M", lexicon, [{"requests": 1_284_330}], before="We served requests: ")
     assert (judgement.verdict, judgement.reason) == ("contradicted", "magnitude_mismatch")
+    # Untied, a rounded figure only slips against evidence stating exactly its digits.
+    assert verdict_for("12.8M", lexicon, [{"requests": 1_284_330}]).verdict == "unsupported"
+    assert verdict_for("12.8M", lexicon, [{"requests": 1_280_000}]).reason == "magnitude_mismatch"
 
 
 def test_a_decrease_word_gives_an_unsigned_figure_its_sign() -> None:
