@@ -67,10 +67,11 @@ def json_words(keys: Iterable[str], siblings: Mapping[Any, Any] | None) -> set[s
     return found
 
 
-# A positive figure after one of these words states a negative change ("revenue fell 15.3%").
+# A positive figure after one of these words states a negative amount ("revenue fell 15.3%",
+# "a refund of $89.50" against a ledger's -89.5).
 _DECREASE_TEXT = (
     "down fell fall falls decreased decrease decline declined dropped drop drops lower loss lost minus "
-    "negative reduced reduction cut shrank shrunk"
+    "negative reduced reduction cut shrank shrunk refund refunded credit credited chargeback"
 )
 _DECREASE_WORDS = frozenset(_DECREASE_TEXT.split())
 _DECREASE_WINDOW = 30
