@@ -1,10 +1,11 @@
 """Micro-benchmark of ``extract_atoms``: p50/p99 per call, µs per KB and MB/s on prose, on
 number-dense JSON text and on adversarial strings, plus the linearity ratio (time per KB at 1 MB
-divided by time per KB at 10 KB). Run: ``python -m benchmarks.extract_bench``."""
+divided by time per KB at 10 KB). Run: ``python -m benchmarks --only extract [--quick]``."""
 
 from __future__ import annotations
 
 import json
+import os
 import random
 import statistics
 import time
@@ -97,16 +98,17 @@ def measure(name: str, text: str, iterations: int) -> float:
 
 
 def main() -> None:
-    print("extract_atoms (locale en-US, defaults)")
-    measure("prose 4 KB", prose(4096), 1000)
-    measure("number-dense JSON 4 KB", number_dense_json(4096), 1000)
+    scale = 10 if os.environ.get("BENCH_QUICK") == "1" else 1  # ``python -m benchmarks --quick``
+    print("extract_atoms (locale en-US, defaults)" + (" [quick]" if scale > 1 else ""))
+    measure("prose 4 KB", prose(4096), 1000 // scale)
+    measure("number-dense JSON 4 KB", number_dense_json(4096), 1000 // scale)
     for label, make in (
         ("prose", prose),
         ("number-dense JSON", number_dense_json),
         ("adversarial", adversarial),
     ):
-        small = measure(f"{label} 10 KB", make(10 * 1024), 200)
-        large = measure(f"{label} 1 MB", make(1024 * 1024), 5)
+        small = measure(f"{label} 10 KB", make(10 * 1024), 200 // scale)
+        large = measure(f"{label} 1 MB", make(1024 * 1024), max(1, 5 // scale))
         print(f"{'':<28} linearity (µs/KB at 1 MB ÷ at 10 KB): {large / small:.2f}")
     for label, text in (
         ("1 MB of digits", "7" * (1 << 20)),
@@ -114,7 +116,7 @@ def main() -> None:
         ("1 MB of '$1.'", "$1." * ((1 << 20) // 3)),
         ("1 MB of 'a1-'", "a1-" * ((1 << 20) // 3)),
     ):
-        measure(label, text, 3)
+        measure(label, text, 1)
 
 
 if __name__ == "__main__":

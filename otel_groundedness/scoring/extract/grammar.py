@@ -122,6 +122,7 @@ def _initial_dispatch(words: Iterable[str]) -> tuple[str, str]:
 
 
 def _cased(words: Iterable[str], lowercase: bool) -> set[str]:
+    """Capitalised and upper-case spellings, plus lower case for languages that write it (French)."""
     variants: set[str] = set()
     for word in words:
         variants.update({word[:1].upper() + word[1:], word.upper()})

@@ -33,7 +33,7 @@ class Scan:
         "anchor",
         "floor",
         "grammar",
-        "group",
+        "group_separator",
         "hedge_tails",
         "min_digits",
         "pack",
@@ -51,7 +51,7 @@ class Scan:
         self.anchor = anchor
         self.floor = 0
         self.strip_groups = str.maketrans("", "", pack.group_separators)
-        self.group = pack.group_separators if len(pack.group_separators) == 1 else ""
+        self.group_separator = pack.group_separators if len(pack.group_separators) == 1 else ""
         self.hedge_tails = grammar.hedge_tails
 
     def run(self) -> list[Atom]:
@@ -151,7 +151,11 @@ class Scan:
             if dot and len(tail) != 3:  # the grammar allows "." here only as a decimal point
                 head, frac = dotted_head, tail
         if len(head) > 3:
-            head = head.replace(self.group, "") if self.group else head.translate(self.strip_groups)
+            head = (
+                head.replace(self.group_separator, "")
+                if self.group_separator
+                else head.translate(self.strip_groups)
+            )
         return head, frac
 
     # Dates ---------------------------------------------------------------------------------
