@@ -45,7 +45,19 @@ ATTR_EVICTION_REASON = "groundedness.eviction.reason"
 
 SCORE_BUCKETS: tuple[float, ...] = tuple(round(i * 0.05, 2) for i in range(21))
 LATENCY_BUCKETS_S: tuple[float, ...] = (
-    0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0,
+    0.0001,
+    0.00025,
+    0.0005,
+    0.001,
+    0.0025,
+    0.005,
+    0.01,
+    0.025,
+    0.05,
+    0.1,
+    0.25,
+    0.5,
+    1.0,
 )
 
 InstrumentType = Literal["histogram", "counter", "updowncounter", "observable_gauge"]
@@ -65,47 +77,69 @@ class MetricSpec:
 _TURN_ATTRS = (ATTR_EVALUATION_NAME, ATTR_PROVIDER, ATTR_REQUEST_MODEL, ATTR_AGENT_NAME, ATTR_OPERATION)
 
 METRIC_SCORE = MetricSpec(
-    "gen_ai.evaluation.score", "histogram", "1",
+    "gen_ai.evaluation.score",
+    "histogram",
+    "1",
     "Groundedness score of each scored turn (turns with no evidence or no factual content are not recorded)",
     (*_TURN_ATTRS, ATTR_EVALUATION_SCORE_LABEL),
 )
 METRIC_TURNS = MetricSpec(
-    "groundedness.turns", "counter", "{turn}",
+    "groundedness.turns",
+    "counter",
+    "{turn}",
     "Evaluated turns by label, including no_evidence and no_factual_content",
     (*_TURN_ATTRS, ATTR_EVALUATION_SCORE_LABEL),
 )
 METRIC_ATOMS = MetricSpec(
-    "groundedness.atoms", "counter", "{atom}",
+    "groundedness.atoms",
+    "counter",
+    "{atom}",
     "Hard-data atoms checked, by kind and verdict",
     (*_TURN_ATTRS, ATTR_ATOM_KIND, ATTR_ATOM_VERDICT),
 )
 METRIC_SKIPPED = MetricSpec(
-    "groundedness.turns.skipped", "counter", "{turn}",
+    "groundedness.turns.skipped",
+    "counter",
+    "{turn}",
     "GenAI spans or turns not scored, by reason (no_answer, content_not_captured, malformed, duplicate, ...)",
     (ATTR_SKIP_REASON,),
 )
 METRIC_QUEUE_DROPPED = MetricSpec(
-    "groundedness.queue.dropped", "counter", "{span}",
+    "groundedness.queue.dropped",
+    "counter",
+    "{span}",
     "Spans forwarded unscored because the scoring queue was full",
     (),
 )
 METRIC_QUEUE_SIZE = MetricSpec(
-    "groundedness.queue.size", "observable_gauge", "{span}",
+    "groundedness.queue.size",
+    "observable_gauge",
+    "{span}",
     "Spans waiting in the scoring queue",
     (),
 )
 METRIC_EVICTED = MetricSpec(
-    "groundedness.pairing.evicted", "counter", "{trace}",
+    "groundedness.pairing.evicted",
+    "counter",
+    "{trace}",
     "Traces dropped from the pairing buffer before completion, by reason (max_traces, max_bytes, ttl)",
     (ATTR_EVICTION_REASON,),
 )
 METRIC_DURATION = MetricSpec(
-    "groundedness.scoring.duration", "histogram", "s",
+    "groundedness.scoring.duration",
+    "histogram",
+    "s",
     "Wall time spent scoring one turn on the worker thread",
     (ATTR_EVALUATION_NAME,),
 )
 
 METRICS: tuple[MetricSpec, ...] = (
-    METRIC_SCORE, METRIC_TURNS, METRIC_ATOMS, METRIC_SKIPPED,
-    METRIC_QUEUE_DROPPED, METRIC_QUEUE_SIZE, METRIC_EVICTED, METRIC_DURATION,
+    METRIC_SCORE,
+    METRIC_TURNS,
+    METRIC_ATOMS,
+    METRIC_SKIPPED,
+    METRIC_QUEUE_DROPPED,
+    METRIC_QUEUE_SIZE,
+    METRIC_EVICTED,
+    METRIC_DURATION,
 )
