@@ -36,6 +36,7 @@ _CURRENCY_KEYS = ("currency", "currency_code", "currencyCode", "ccy")
 _SIMPLE_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _NUMBER_COST = 8  # bytes charged per number: a typical literal, without rendering every one
 _LARGEST_INT = 10**308  # beyond this an int has no float value
+_SHORT = 64  # strings up to this length are classified once per walk and remembered
 
 
 class _Somewhere:
@@ -190,6 +191,14 @@ def _finite_number(value: Any) -> float | None:
     return number if math.isfinite(number) else None
 
 
+def _classify_short(text: str) -> tuple[int, bool, float | None, bool]:
+    """Byte size, whether it may hold an atom, its value if it is a plain number ("1243500.00"),
+    and whether it may be a JSON document."""
+    stripped = text.strip()
+    number = float(stripped) if _PLAIN_NUMBER.fullmatch(stripped) else None
+    return _byte_size(text), bool(_MAY_HOLD_ATOM.search(text)), number, stripped[:1] in ("{", "[")
+
+
 def _sibling_currency(mapping: Mapping[Any, Any]) -> str | None:
     for key in _CURRENCY_KEYS:
         code = mapping.get(key)
@@ -208,7 +217,7 @@ class _Walker:
         self.fragments: list[Fragment] = []
         self.scalars: list[RawScalar] = []
         self.source = Source(None, None, "tool_result", None)
-        self._keys: dict[str, tuple[int, bool]] = {}
+        self._short: dict[str, tuple[int, bool, float | None, bool]] = {}
 
     def walk(self, content: Any, source: Source) -> None:
         self.source = source
@@ -269,22 +278,23 @@ class _Walker:
 
     def _mapping(self, mapping: Mapping[Any, Any], path: Path, decodes: int, depth: int) -> None:
         currency = _sibling_currency(mapping)
-        keys = self._keys
+        short = self._short
         for key, child in mapping.items():
             key_text = key if type(key) is str else str(key)
-            # Records repeat their keys: size and atom test are worked out once per distinct key.
-            known = keys.get(key_text)
-            if known is None:
-                known = keys[key_text] = (_byte_size(key_text), bool(_MAY_HOLD_ATOM.search(key_text)))
-            size, holds_atom = known
             child_path = (path, key_text)
-            if size >= self.remaining:
+            # Records repeat their keys: size and atom test are worked out once per distinct key.
+            known = short.get(key_text)
+            if known is None and len(key_text) <= _SHORT:
+                known = short[key_text] = _classify_short(key_text)
+            if known is None or known[0] >= self.remaining:
                 self._text(key_text, child_path, mapping)
-                self.truncated = True
-                return
-            self.remaining -= size
-            if holds_atom or self.every_string:
-                self.fragments.append(Fragment(self.source, child_path, key_text, mapping))
+                if self.remaining <= 0:
+                    self.truncated = True
+                    return
+            else:
+                self.remaining -= known[0]
+                if known[1] or self.every_string:
+                    self.fragments.append(Fragment(self.source, child_path, key_text, mapping))
             kind = type(child)
             # Leaves are handled here rather than through _value: number-dense payloads are mostly leaves.
             if kind is int or kind is float:
@@ -319,6 +329,21 @@ class _Walker:
         decodes: int,
         depth: int,
     ) -> None:
+        if len(text) <= _SHORT:
+            # Short values (codes, dates, amounts, labels) repeat across records: classify once.
+            known = self._short.get(text)
+            if known is None:
+                known = self._short[text] = _classify_short(text)
+            size, holds_atom, number, json_like = known
+            if size < self.remaining and not json_like:
+                self.remaining -= size
+                if number is not None:
+                    self.scalars.append(
+                        RawScalar(self.source, path, number, text.strip(), currency, siblings)
+                    )
+                elif holds_atom or self.every_string:
+                    self.fragments.append(Fragment(self.source, path, text, siblings))
+                return
         if text[:64].lstrip()[:1] in ("{", "["):
             if decodes < _MAX_JSON_DECODES and _byte_size(text) <= self.remaining:
                 try:
@@ -331,7 +356,7 @@ class _Walker:
             kept = self._text(text, path, siblings)
             self._keyed_numbers(kept, path)
             return
-        if len(text) <= 64 and _PLAIN_NUMBER.fullmatch(stripped := text.strip()):
+        if len(text) <= _SHORT and _PLAIN_NUMBER.fullmatch(stripped := text.strip()):
             self._take(stripped)
             self.scalars.append(RawScalar(self.source, path, float(stripped), stripped, currency, siblings))
             return

@@ -20,6 +20,10 @@ from otel_groundedness.scoring.report import Citation
 _SEPARATOR = "\n\x1e\n"
 _EPSILON = 1e-9
 YEAR_RANGE = range(1900, 2100)  # raw JSON integers in this range also count as years
+# Lookups read a bounded number of equal or near-equal values: the first few decide a verdict,
+# and evidence that repeats one value thousands of times must not make each lookup O(n).
+PER_RANGE = 32
+PER_WINDOW = 8
 
 DateReading = tuple[int | None, int | None, int | None]
 DateKey = tuple[int, int | None, int | None, int | None]  # (component mask, y, m, d projected)
@@ -118,20 +122,23 @@ class _NumericGroup:
         return Hit(self.name, entry, None, self.values[position])
 
     def within(self, low: float, high: float) -> Iterator[Hit]:
+        """Hits in [low, high], at most ``PER_RANGE`` of them (evidence repeating one value costs O(1))."""
         values = self.values
         position = bisect.bisect_left(values, low)
-        while position < len(values) and values[position] <= high:
+        end = min(len(values), position + PER_RANGE)
+        while position < end and values[position] <= high:
             yield self._hit(position)
             position += 1
 
     def in_windows(self, windows: list[tuple[float, float]]) -> Iterator[Hit]:
-        """Hits inside any of ``windows``: one bisection per window, however many values there are."""
+        """Hits inside any of ``windows`` (``PER_WINDOW`` at most each): one bisection per window."""
         values = self.values
         size = len(values)
         bisect_left = bisect.bisect_left
         for low, high in windows:
             position = bisect_left(values, low)
-            while position < size and values[position] <= high:
+            end = min(size, position + PER_WINDOW)
+            while position < end and values[position] <= high:
                 yield self._hit(position)
                 position += 1
 
@@ -177,7 +184,7 @@ class EvidenceIndex:
         self._groups: dict[str, _NumericGroup] = {}
         self._dates: dict[int, dict[DateKey, list[tuple[Hit, DateReading]]]] = {}
         self._identifiers: dict[tuple[str, str], list[Hit]] | None = None
-        self._identifier_lengths: dict[tuple[str, int], list[Hit]] | None = None
+        self._identifier_neighbours: dict[tuple[str, str], list[Hit]] | None = None
         self._identifier_prefixes: dict[tuple[str, str], list[Hit]] | None = None
 
     def _extract_all(self, extract: Callable[[str], list[Atom]]) -> None:
@@ -255,11 +262,6 @@ class EvidenceIndex:
 
     def _date_table(self, mask: int) -> dict[DateKey, list[tuple[Hit, DateReading]]]:
         table: dict[DateKey, list[tuple[Hit, DateReading]]] = defaultdict(list)
-        for hit in self._date_hits:
-            assert isinstance(hit.value, CalendarDate)
-            for reading in hit.value.readings:
-                if date_mask(reading) & mask == mask:
-                    table[_date_key(mask, reading)].append((hit, reading))
         if mask == YEAR:
             for raw in self._corpus.scalars:
                 year = raw.value
@@ -267,6 +269,14 @@ class EvidenceIndex:
                     table[(YEAR, int(year), None, None)].append(
                         (Hit("raw", raw, None, year), (int(year), None, None))
                     )
+        # Readings of exactly this granularity first: lookups read only the head of a bucket.
+        for exact in (True, False):
+            for hit in self._date_hits:
+                assert isinstance(hit.value, CalendarDate)
+                for reading in hit.value.readings:
+                    stated = date_mask(reading)
+                    if stated & mask == mask and (stated == mask) == exact:
+                        table[_date_key(mask, reading)].append((hit, reading))
         return table
 
     # --- identifiers -------------------------------------------------------------------------
@@ -280,14 +290,26 @@ class EvidenceIndex:
             self._identifiers = table
         return self._identifiers.get((shape, normalized), [])
 
-    def identifiers_of_length(self, shape: str, length: int) -> list[Hit]:
-        if self._identifier_lengths is None:
-            table: dict[tuple[str, int], list[Hit]] = defaultdict(list)
+    def identifiers_near(self, shape: str, normalized: str) -> list[Hit]:
+        """Identifiers of ``shape`` that may be one edit from ``normalized`` (callers confirm).
+
+        Two strings one substitution, insertion, deletion or adjacent swap apart share a key of
+        their one-deletion neighbourhoods, so candidates come from at most len + 1 buckets. A
+        bucket is read up to a fixed depth: a thousand near-identical ids cost no more than ten.
+        """
+        if self._identifier_neighbours is None:
+            table: dict[tuple[str, str], list[Hit]] = defaultdict(list)
             for hit in self._identifier_hits:
                 assert isinstance(hit.value, Identifier)
-                table[(hit.value.shape, len(hit.value.normalized))].append(hit)
-            self._identifier_lengths = table
-        return self._identifier_lengths.get((shape, length), [])
+                for key in _deletions(hit.value.normalized):
+                    bucket = table[(hit.value.shape, key)]
+                    if len(bucket) < _BUCKET_DEPTH:
+                        bucket.append(hit)
+            self._identifier_neighbours = table
+        found: list[Hit] = []
+        for key in _deletions(normalized):
+            found.extend(self._identifier_neighbours.get((shape, key), ()))
+        return found
 
     def identifiers_with_prefix(self, shape: str, prefix: str) -> list[Hit]:
         """Identifiers of ``shape`` whose normalized form starts with ``prefix`` (indexed by its length)."""
@@ -301,6 +323,12 @@ class EvidenceIndex:
 
 
 YEAR, MONTH, DAY = 4, 2, 1
+_BUCKET_DEPTH = 16
+
+
+def _deletions(text: str) -> set[str]:
+    """``text`` and every string one character shorter."""
+    return {text, *(text[:i] + text[i + 1 :] for i in range(len(text)))}
 
 
 def date_mask(reading: DateReading) -> int:

@@ -20,7 +20,16 @@ from otel_groundedness.scoring.digits import (
     relation,
     variant_windows,
 )
-from otel_groundedness.scoring.index import DAY, MONTH, YEAR, DateReading, EvidenceIndex, Hit, date_mask
+from otel_groundedness.scoring.index import (
+    DAY,
+    MONTH,
+    PER_RANGE,
+    YEAR,
+    DateReading,
+    EvidenceIndex,
+    Hit,
+    date_mask,
+)
 from otel_groundedness.scoring.report import Verdict
 
 # Evidence groups an answer figure may match: money and bare numbers stand for each other (a
@@ -93,7 +102,7 @@ def _judge_quantity(
     best: Hit | None = None
     clash: Hit | None = None
     for name in groups:
-        for hit in index.group(name).within(value - reach, value + reach):
+        for hit in index.group(name).nearest(value, value - reach, value + reach, PER_RANGE):
             if not _compatible(kind, quantity, hit):
                 continue
             if _currency_clash(quantity, hit):
@@ -108,7 +117,7 @@ def _judge_quantity(
         return Judgement("contradicted", "currency_mismatch", clash)
     if value != 0:
         for name in groups:
-            for hit in index.group(name).within(-value - reach, -value + reach):
+            for hit in index.group(name).nearest(-value, -value - reach, -value + reach, PER_RANGE):
                 if _compatible(kind, quantity, hit) and not _currency_clash(quantity, hit):
                     if value > 0 and around.states_decrease():
                         return Judgement("supported", "reformatted", hit)  # "fell 15.3%" is -15.3%
@@ -254,7 +263,8 @@ def _judge_date(atom: Atom, date: CalendarDate, index: EvidenceIndex, around: At
             continue
         matches = index.dates(mask, reading)
         if matches:
-            hit, matched = next(((h, r) for h, r in matches if date_mask(r) == mask), matches[0])
+            same = (pair for pair in matches[:PER_RANGE] if date_mask(pair[1]) == mask)
+            hit, matched = next(same, matches[0])
             if hit.text == atom.text:
                 reason = "exact"
             else:
@@ -274,7 +284,7 @@ def _changed_date(reading: DateReading, index: EvidenceIndex, around: AtomContex
         year = reading[0]
         assert year is not None
         for other in (year - 1, year + 1):
-            for hit, matched in index.dates(YEAR, (other, None, None)):
+            for hit, matched in index.dates(YEAR, (other, None, None))[:PER_RANGE]:
                 if date_mask(matched) == YEAR and _shares_words(around, hit):
                     return Judgement("contradicted", "date_component_changed", hit, reading)
         return None
@@ -282,7 +292,7 @@ def _changed_date(reading: DateReading, index: EvidenceIndex, around: AtomContex
         if not mask & component or mask == component:
             continue
         position = _COMPONENTS.index(component)
-        for hit, matched in index.dates(mask & ~component, reading):
+        for hit, matched in index.dates(mask & ~component, reading)[:PER_RANGE]:
             if matched[position] is not None and matched[position] != reading[position]:
                 return Judgement("contradicted", "date_component_changed", hit, reading)
     year, month, day = reading
@@ -300,7 +310,7 @@ def _judge_identifier(
 ) -> Judgement:
     hits = index.identifiers(identifier.shape, identifier.normalized)
     if hits:
-        exact = next((hit for hit in hits if hit.text == atom.text), None)
+        exact = next((hit for hit in hits[:PER_RANGE] if hit.text == atom.text), None)
         return Judgement("supported", "exact" if exact else "reformatted", exact or hits[0])
     normalized = identifier.normalized
     if identifier.shape == "hash" and len(normalized) >= _HASH_PREFIX:
@@ -312,12 +322,10 @@ def _judge_identifier(
         judgement = _numbered_ticket(normalized[1:], index, around)
         if judgement is not None:
             return judgement
-    length = len(normalized)
-    for other_length in (length, length - 1, length + 1):
-        for hit in index.identifiers_of_length(identifier.shape, other_length):
-            assert isinstance(hit.value, Identifier)
-            if one_edit_apart(normalized, hit.value.normalized):
-                return Judgement("contradicted", "identifier_edit", hit)
+    for hit in index.identifiers_near(identifier.shape, normalized):
+        assert isinstance(hit.value, Identifier)
+        if one_edit_apart(normalized, hit.value.normalized):
+            return Judgement("contradicted", "identifier_edit", hit)
     return NOT_FOUND
 
 
@@ -329,15 +337,26 @@ def _numbered_ticket(digits: str, index: EvidenceIndex, around: AtomContext) -> 
         return Judgement("supported", "reformatted", hit)
     if len(digits) > MAX_MANTISSA_DIGITS:
         return None
-    width = len(digits)
-    for hit in raw.within(10.0 ** (width - 2), 10.0 ** (width + 1)):
-        if (
-            hit.number.is_integer()
-            and one_edit_apart(digits, str(int(hit.number)))
-            and _shares_words(around, hit)
-        ):
-            return Judgement("contradicted", "identifier_edit", hit)
+    for variant in _one_edit_numbers(digits):
+        for hit in raw.within(variant, variant):
+            if _shares_words(around, hit):
+                return Judgement("contradicted", "identifier_edit", hit)
     return None
+
+
+def _one_edit_numbers(digits: str) -> set[float]:
+    """Values of the digit strings one edit from ``digits`` (leading zeros dropped, as in JSON)."""
+    found: set[str] = set()
+    for i in range(len(digits) + 1):
+        head, tail = digits[:i], digits[i:]
+        found.update(head + d + tail for d in "0123456789")
+        if tail:
+            found.add(head + tail[1:])
+            found.update(head + d + tail[1:] for d in "0123456789")
+        if len(tail) > 1:
+            found.add(head + tail[1] + tail[0] + tail[2:])
+    found.discard(digits)
+    return {float(text) for text in found if text}
 
 
 def one_edit_apart(first: str, second: str) -> bool:
