@@ -9,6 +9,7 @@ from __future__ import annotations
 import bisect
 from collections import defaultdict
 from collections.abc import Callable, Iterator
+from functools import partial
 
 from otel_groundedness.scoring import context
 from otel_groundedness.scoring.atoms import Atom, CalendarDate, Identifier, Quantity
@@ -134,13 +135,14 @@ class _NumericGroup:
         """Hits inside any of ``windows`` (``PER_WINDOW`` at most each): one bisection per window."""
         values = self.values
         size = len(values)
-        bisect_left = bisect.bisect_left
-        for low, high in windows:
-            position = bisect_left(values, low)
-            end = min(size, position + PER_WINDOW)
-            while position < end and values[position] <= high:
-                yield self._hit(position)
-                position += 1
+        # Bisect every window in one C-level pass; most windows hold nothing.
+        starts = map(partial(bisect.bisect_left, values), [low for low, _ in windows])
+        for position, (_, high) in zip(starts, windows, strict=True):
+            if position < size and values[position] <= high:
+                end = min(size, position + PER_WINDOW)
+                while position < end and values[position] <= high:
+                    yield self._hit(position)
+                    position += 1
 
     def count(self, low: float, high: float) -> int:
         return bisect.bisect_right(self.values, high) - bisect.bisect_left(self.values, low)
