@@ -39,11 +39,13 @@ _ITEM_OVERHEAD_BYTES = 64
 
 @dataclass(frozen=True, slots=True)
 class PairingLimits:
-    """Bounds of the buffer: traces kept, estimated bytes per trace, idle seconds per trace."""
+    """Bounds of the buffer: traces kept, estimated bytes per trace, idle seconds per trace, and
+    estimated bytes in all (least recently used traces are evicted to stay under it)."""
 
     max_traces: int
     max_trace_bytes: int
     trace_ttl_s: float
+    max_buffer_bytes: int = 64 * 1024 * 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +111,7 @@ class _TraceState(Generic[H]):
     open_agents: dict[int, int] = field(default_factory=dict)  # span id -> start time (ns)
     scored: set[str] = field(default_factory=set)
     size: int = 0
+    counted: int = 0  # the part of ``size`` already added to the buffer-wide total
 
     @property
     def pending(self) -> bool:
@@ -166,6 +169,7 @@ class PairingBuffer(Generic[H]):
         self._limits = limits
         self._clock = clock
         self._traces: OrderedDict[int, _TraceState[H]] = OrderedDict()
+        self._total_bytes = 0
 
     @property
     def trace_count(self) -> int:
@@ -192,6 +196,7 @@ class PairingBuffer(Generic[H]):
             contained = state.held
         self._unhold(state, contained)
         decisions.releases.extend(self._standalone(state, held) for held in contained)
+        self._enforce_bytes(trace_id, state, decisions)
         return decisions
 
     def add_log(self, record: LogEventRecord, facts: LogFacts) -> Decisions[H]:
@@ -282,11 +287,13 @@ class PairingBuffer(Generic[H]):
         for state in self._traces.values():
             releases.extend(self._standalone(state, held) for held in state.held)
         self._traces.clear()
+        self._total_bytes = 0
         return releases
 
     def reset(self) -> None:
         """Forget all state without releasing (a forked child must not forward the parent's spans)."""
         self._traces.clear()
+        self._total_bytes = 0
 
     # --- internals ---
 
@@ -305,14 +312,26 @@ class PairingBuffer(Generic[H]):
 
     def _evict(self, trace_id: int, reason: EvictionReason, decisions: Decisions[H]) -> None:
         state = self._traces.pop(trace_id)
+        self._total_bytes -= state.counted
         # Idle evidence is retired silently; only traces with unfinished work count as evictions.
         if state.pending:
             decisions.evictions.append(reason)
         decisions.releases.extend(Release(held.handle, skip="evicted") for held in state.held)
 
     def _enforce_bytes(self, trace_id: int, state: _TraceState[H], decisions: Decisions[H]) -> None:
-        if state.size > self._limits.max_trace_bytes and trace_id in self._traces:
+        """Apply both byte limits after a call changed ``state``: the trace's own, then the buffer's.
+
+        Every public call funnels through here, so this is where the trace's size is folded into
+        the buffer-wide total; the least recently used traces go first when the total is too high.
+        """
+        if trace_id not in self._traces:
+            return
+        self._total_bytes += state.size - state.counted
+        state.counted = state.size
+        if state.size > self._limits.max_trace_bytes:
             self._evict(trace_id, "max_bytes", decisions)
+        while self._total_bytes > self._limits.max_buffer_bytes and self._traces:
+            self._evict(next(iter(self._traces)), "max_bytes", decisions)
 
     def _add_evidence(self, state: _TraceState[H], evidence: Iterable[Evidence], truncated: bool) -> None:
         state.evidence_truncated = state.evidence_truncated or truncated

@@ -19,6 +19,7 @@ OTEL_GROUNDEDNESS_ENABLED = "OTEL_GROUNDEDNESS_ENABLED"
 OTEL_GROUNDEDNESS_MAX_QUEUE_SIZE = "OTEL_GROUNDEDNESS_MAX_QUEUE_SIZE"
 OTEL_GROUNDEDNESS_MAX_TRACES = "OTEL_GROUNDEDNESS_MAX_TRACES"
 OTEL_GROUNDEDNESS_MAX_TRACE_BYTES = "OTEL_GROUNDEDNESS_MAX_TRACE_BYTES"
+OTEL_GROUNDEDNESS_MAX_BUFFER_BYTES = "OTEL_GROUNDEDNESS_MAX_BUFFER_BYTES"
 OTEL_GROUNDEDNESS_TRACE_TTL_S = "OTEL_GROUNDEDNESS_TRACE_TTL_S"
 OTEL_GROUNDEDNESS_EMIT_SPAN_EVENT = "OTEL_GROUNDEDNESS_EMIT_SPAN_EVENT"
 OTEL_GROUNDEDNESS_EMIT_LOG_RECORD = "OTEL_GROUNDEDNESS_EMIT_LOG_RECORD"
@@ -26,6 +27,7 @@ OTEL_GROUNDEDNESS_EMIT_LOG_RECORD = "OTEL_GROUNDEDNESS_EMIT_LOG_RECORD"
 DEFAULT_MAX_QUEUE_SIZE = 2048
 DEFAULT_MAX_TRACES = 1024
 DEFAULT_MAX_TRACE_BYTES = 512 * 1024
+DEFAULT_MAX_BUFFER_BYTES = 64 * 1024 * 1024
 DEFAULT_TRACE_TTL_S = 60.0
 
 _T = TypeVar("_T")
@@ -83,6 +85,10 @@ def _default_max_trace_bytes() -> int:
     return _from_env(OTEL_GROUNDEDNESS_MAX_TRACE_BYTES, _parse_positive_int, DEFAULT_MAX_TRACE_BYTES)
 
 
+def _default_max_buffer_bytes() -> int:
+    return _from_env(OTEL_GROUNDEDNESS_MAX_BUFFER_BYTES, _parse_positive_int, DEFAULT_MAX_BUFFER_BYTES)
+
+
 def _default_trace_ttl_s() -> float:
     return _from_env(OTEL_GROUNDEDNESS_TRACE_TTL_S, _parse_positive_float, DEFAULT_TRACE_TTL_S)
 
@@ -113,6 +119,7 @@ class ProcessorSettings:
     max_queue_size: int = DEFAULT_MAX_QUEUE_SIZE
     max_traces: int = DEFAULT_MAX_TRACES
     max_trace_bytes: int = DEFAULT_MAX_TRACE_BYTES
+    max_buffer_bytes: int = DEFAULT_MAX_BUFFER_BYTES
     trace_ttl_s: float = DEFAULT_TRACE_TTL_S
     emit_span_event: bool = True
     emit_log_record: bool = True
@@ -124,6 +131,7 @@ class ProcessorSettings:
         max_queue_size: int | None = None,
         max_traces: int | None = None,
         max_trace_bytes: int | None = None,
+        max_buffer_bytes: int | None = None,
         trace_ttl_s: float | None = None,
         emit_span_event: bool | None = None,
         emit_log_record: bool | None = None,
@@ -137,6 +145,9 @@ class ProcessorSettings:
             max_trace_bytes=_default_max_trace_bytes()
             if max_trace_bytes is None
             else _positive("max_trace_bytes", max_trace_bytes),
+            max_buffer_bytes=_default_max_buffer_bytes()
+            if max_buffer_bytes is None
+            else _positive("max_buffer_bytes", max_buffer_bytes),
             trace_ttl_s=_default_trace_ttl_s()
             if trace_ttl_s is None
             else _positive("trace_ttl_s", trace_ttl_s),

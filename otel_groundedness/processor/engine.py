@@ -67,7 +67,9 @@ class GroundednessEngine:
         self._policy = policy
         self._instruments = instruments
         self._evaluation_logger = evaluation_logger
-        limits = PairingLimits(settings.max_traces, settings.max_trace_bytes, settings.trace_ttl_s)
+        limits = PairingLimits(
+            settings.max_traces, settings.max_trace_bytes, settings.trace_ttl_s, settings.max_buffer_bytes
+        )
         self._buffer: PairingBuffer[ReadableSpan] = PairingBuffer(limits, clock)
         self._reported_error = False
         self.errors = 0  # errors caught on the worker (downstream, adapters, scoring); logged once

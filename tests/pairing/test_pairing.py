@@ -18,9 +18,15 @@ class FakeClock:
 
 
 def make_buffer(
-    clock: FakeClock | None = None, *, max_traces: int = 16, max_trace_bytes: int = 1 << 20, ttl: float = 60.0
+    clock: FakeClock | None = None,
+    *,
+    max_traces: int = 16,
+    max_trace_bytes: int = 1 << 20,
+    ttl: float = 60.0,
+    max_buffer_bytes: int = 1 << 24,
 ) -> PairingBuffer[str]:
-    return PairingBuffer(PairingLimits(max_traces, max_trace_bytes, ttl), clock or FakeClock())
+    limits = PairingLimits(max_traces, max_trace_bytes, ttl, max_buffer_bytes)
+    return PairingBuffer(limits, clock or FakeClock())
 
 
 def span(span_id: int, start: int, end: int, *, trace_id: int = TRACE, name: str = "chat") -> SpanRecord:
@@ -230,6 +236,25 @@ def test_max_bytes_evicts_a_trace_that_grows_too_large() -> None:
     decisions = buffer.add_span(span(2, 3, 4), tool("x" * 2000, "call_big"), "tool")
     assert by_handle(decisions) == {"tool": Release("tool"), "chat": Release("chat", skip="evicted")}
     assert decisions.evictions == ["max_bytes"]
+
+
+def test_max_buffer_bytes_evicts_least_recently_used_traces_to_bound_memory() -> None:
+    buffer = make_buffer(max_trace_bytes=10_000, max_buffer_bytes=5_000)
+    for trace in (1, 2):
+        buffer.agent_started(trace, 100, 0)
+        buffer.add_span(span(1, 1, 2, trace_id=trace), chat(ANSWER), f"held{trace}")
+        assert buffer.add_span(span(2, 3, 4, trace_id=trace), tool("x" * 2000, "c"), "t").evictions == []
+    # Each trace stays under its own limit; the third pushes the buffer past its total.
+    buffer.agent_started(3, 100, 0)
+    decisions = buffer.add_span(span(2, 3, 4, trace_id=3), tool("y" * 2000, "c"), "t3")
+    assert decisions.evictions == ["max_bytes"]
+    assert Release("held1", skip="evicted") in decisions.releases
+    assert buffer.trace_count == 2
+    # The total follows evictions: the next large trace evicts only the next oldest one.
+    buffer.agent_started(4, 100, 0)
+    later = buffer.add_span(span(2, 3, 4, trace_id=4), tool("z" * 2000, "c"), "t4")
+    assert later.evictions == ["max_bytes"] and Release("held2", skip="evicted") in later.releases
+    assert buffer.trace_count == 2
 
 
 def test_drain_scores_held_answers_as_standalone_turns() -> None:

@@ -14,6 +14,7 @@ def test_defaults_without_environment(monkeypatch: pytest.MonkeyPatch) -> None:
         "MAX_QUEUE_SIZE",
         "MAX_TRACES",
         "MAX_TRACE_BYTES",
+        "MAX_BUFFER_BYTES",
         "TRACE_TTL_S",
         "EMIT_SPAN_EVENT",
         "EMIT_LOG_RECORD",
@@ -28,6 +29,7 @@ def test_environment_twins_fill_unset_arguments(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setenv("OTEL_GROUNDEDNESS_MAX_QUEUE_SIZE", "64")
     monkeypatch.setenv("OTEL_GROUNDEDNESS_MAX_TRACES", "10")
     monkeypatch.setenv("OTEL_GROUNDEDNESS_MAX_TRACE_BYTES", "4096")
+    monkeypatch.setenv("OTEL_GROUNDEDNESS_MAX_BUFFER_BYTES", "65536")
     monkeypatch.setenv("OTEL_GROUNDEDNESS_TRACE_TTL_S", "2.5")
     monkeypatch.setenv("OTEL_GROUNDEDNESS_EMIT_SPAN_EVENT", "false")
     monkeypatch.setenv("OTEL_GROUNDEDNESS_EMIT_LOG_RECORD", "FALSE")
@@ -36,6 +38,7 @@ def test_environment_twins_fill_unset_arguments(monkeypatch: pytest.MonkeyPatch)
         max_queue_size=64,
         max_traces=3,
         max_trace_bytes=4096,
+        max_buffer_bytes=65536,
         trace_ttl_s=2.5,
         emit_span_event=False,
         emit_log_record=False,
@@ -61,7 +64,9 @@ def test_invalid_environment_values_are_logged_by_name_and_defaulted(
     assert variable in caplog.text and repr(value) in caplog.text
 
 
-@pytest.mark.parametrize("argument", ["max_queue_size", "max_traces", "max_trace_bytes", "trace_ttl_s"])
+@pytest.mark.parametrize(
+    "argument", ["max_queue_size", "max_traces", "max_trace_bytes", "max_buffer_bytes", "trace_ttl_s"]
+)
 def test_invalid_explicit_arguments_raise_with_their_name(argument: str) -> None:
     with pytest.raises(ValueError, match=argument):
         ProcessorSettings.resolve(**{argument: 0})
