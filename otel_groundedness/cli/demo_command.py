@@ -7,6 +7,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from otel_groundedness.cli.argtypes import unit_interval
+
 HELP = "Run the self-contained demo: scripted agent traffic with injected faults, scored live."
 
 
@@ -16,7 +18,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--fault-rate",
-        type=_share,
+        type=unit_interval,
         default=0.3,
         metavar="F",
         help="share of answers with a fault (default 0.3)",
@@ -33,7 +35,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--stream-share",
-        type=_share,
+        type=unit_interval,
         default=0.25,
         metavar="F",
         help="share of streamed responses (default 0.25)",
@@ -116,13 +118,3 @@ def _int(text: str) -> int:
         return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
-
-
-def _share(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not 0.0 <= value <= 1.0:
-        raise argparse.ArgumentTypeError(f"must be between 0 and 1: {text!r}")
-    return value

@@ -24,6 +24,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
+from otel_groundedness.cli.argtypes import unit_interval
 from otel_groundedness.records import LogEventRecord, SpanRecord
 from otel_groundedness.replay.engine import ReplayResult, replay
 from otel_groundedness.replay.gates import GateOutcome, check_gates
@@ -51,7 +52,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", type=Path, metavar="PATH", help="write the JSON report here")
     parser.add_argument("--html", type=Path, metavar="PATH", help="write the HTML report here")
     parser.add_argument(
-        "--fail-under", type=_unit_float, metavar="SCORE", help="exit 1 if the mean score is lower"
+        "--fail-under", type=unit_interval, metavar="SCORE", help="exit 1 if the mean score is lower"
     )
     parser.add_argument(
         "--max-contradicted",
@@ -220,16 +221,6 @@ def _json_report(result: ReplayResult, overall: Totals, gates: GateOutcome) -> d
         "gates": {"passed": gates.passed, "checks": list(gates.lines)},
         "turns": [turn_entry(scored) for scored in result.scored],
     }
-
-
-def _unit_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not 0.0 <= value <= 1.0:
-        raise argparse.ArgumentTypeError(f"must be between 0 and 1: {text!r}")
-    return value
 
 
 def _non_negative_int(text: str) -> int:
