@@ -7,9 +7,11 @@ structure is built on first use, so an answer without dates never pays for a dat
 from __future__ import annotations
 
 import bisect
+import operator
 from collections import defaultdict
 from collections.abc import Callable, Iterator
 from functools import partial
+from itertools import compress
 
 from otel_groundedness.scoring import context
 from otel_groundedness.scoring.atoms import Atom, CalendarDate, Identifier, Quantity
@@ -134,15 +136,13 @@ class _NumericGroup:
     def in_windows(self, windows: list[tuple[float, float]]) -> Iterator[Hit]:
         """Hits inside any of ``windows`` (``PER_WINDOW`` at most each): one bisection per window."""
         values = self.values
-        size = len(values)
-        # Bisect every window in one C-level pass; most windows hold nothing.
-        starts = map(partial(bisect.bisect_left, values), [low for low, _ in windows])
-        for position, (_, high) in zip(starts, windows, strict=True):
-            if position < size and values[position] <= high:
-                end = min(size, position + PER_WINDOW)
-                while position < end and values[position] <= high:
-                    yield self._hit(position)
-                    position += 1
+        # Bisect both ends of every window and keep the non-empty ones, all in C: most windows hold
+        # nothing, and only the few that do reach Python.
+        starts = list(map(partial(bisect.bisect_left, values), [low for low, _ in windows]))
+        ends = list(map(partial(bisect.bisect_right, values), [high for _, high in windows]))
+        for start, end in compress(zip(starts, ends, strict=True), map(operator.sub, ends, starts)):
+            for position in range(start, min(end, start + PER_WINDOW)):
+                yield self._hit(position)
 
     def count(self, low: float, high: float) -> int:
         return bisect.bisect_right(self.values, high) - bisect.bisect_left(self.values, low)
