@@ -85,35 +85,41 @@ def variant_windows(of: Mantissa) -> list[tuple[float, float]]:
     length = len(digits)
     if length > MAX_MANTISSA_DIGITS:
         return []
+    # Centres are exact integers scaled by one float multiplication; comprehensions keep the few
+    # hundred windows of a long figure cheap.
     padded = int(digits) * 10  # one trailing zero: an edit just past the last stated digit counts
     place = [int(d) for d in digits] + [0]
     unit = 10.0 ** (of.exponent - length)  # value of the padded last place
     reach = 5 * unit  # half a unit of the answer's last stated place
-    centers: list[float] = []
-    for i in range(length):  # adjacent swaps of places i and i + 1 (counted from the left)
-        weight = 10 ** (length - 1 - i)
-        centers.append((padded + (place[i + 1] - place[i]) * 9 * weight) * unit)
+    centers = [  # adjacent swaps of places i and i + 1 (counted from the left)
+        (padded + (place[i + 1] - place[i]) * 9 * 10 ** (length - 1 - i)) * unit for i in range(length)
+    ]
     for i in range(length + 1):  # one changed digit, never a leading zero
-        weight = 10 ** (length - i)
-        low_digit = 1 if i == 0 else 0
-        centers.extend(
-            (padded + (d - place[i]) * weight) * unit for d in range(low_digit, 10) if d != place[i]
-        )
+        weight, current = 10 ** (length - i), place[i]
+        centers += [
+            (padded + (d - current) * weight) * unit for d in range(1 if i == 0 else 0, 10) if d != current
+        ]
     windows = [(center - reach, center + reach) for center in centers]
     whole = int(digits)
     for shift in (0, 1):  # the evidence has one digit more (the answer dropped it)
         longer_unit = 10.0 ** (of.exponent + shift - length)
+        half = longer_unit / 2
         for i in range(length + 1):
-            head, tail = divmod(whole, 10 ** (length - i))
-            for d in range(1 if i == 0 else 0, 10):
-                center = ((head * 10 + d) * 10 ** (length - i) + tail) * longer_unit
-                windows.append((center - longer_unit / 2, center + longer_unit / 2))
+            weight = 10 ** (length - i)
+            head, tail = divmod(whole, weight)
+            windows += [
+                (center - half, center + half)
+                for center in [
+                    ((head * 10 + d) * weight + tail) * longer_unit for d in range(1 if i == 0 else 0, 10)
+                ]
+            ]
     for shift in (0, -1):  # the evidence has one digit less (the answer added it)
         shorter_unit = 10.0 ** (of.exponent + shift - length + 2)
+        half = shorter_unit / 2
         for i in range(length):
             head, rest = divmod(whole, 10 ** (length - i))
             center = (head * 10 ** (length - i - 1) + rest % 10 ** (length - i - 1)) * shorter_unit
-            windows.append((center - shorter_unit / 2, center + shorter_unit / 2))
+            windows.append((center - half, center + half))
     return windows
 
 

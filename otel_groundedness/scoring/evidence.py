@@ -107,7 +107,11 @@ class Fragment:
 
 
 class RawScalar:
-    """A number that carries no surface form: a JSON int/float or a plain numeric string."""
+    """A number that carries no surface form: a JSON int/float or a plain numeric string.
+
+    The walker stores scalars as rows (see ``ScalarRow``); this object is built only for the few
+    that a lookup returns.
+    """
 
     __slots__ = ("currency", "end", "literal", "path", "siblings", "source", "start", "value")
 
@@ -137,14 +141,34 @@ class RawScalar:
         return literal if isinstance(literal, str) else json.dumps(literal)
 
 
+# (source, path, literal, currency, siblings, start, end) of one raw scalar, in RawScalar's terms:
+# number-dense evidence holds thousands, and a tuple costs a fraction of an object.
+ScalarRow: TypeAlias = (
+    "tuple[Source, Path, object, str | None, Mapping[Any, Any] | None, int | None, int | None]"
+)
+
+
 @dataclass(slots=True)
 class Corpus:
-    """Everything the evidence offers for matching, plus what the report needs to know about it."""
+    """Everything the evidence offers for matching, plus what the report needs to know about it.
+
+    Raw scalars are columnar: ``scalar_values[i]`` is the value of the scalar ``scalar_rows[i]``.
+    """
 
     fragments: list[Fragment]
-    scalars: list[RawScalar]
+    scalar_values: list[float]
+    scalar_rows: list[ScalarRow]
     truncated: bool
     has_tool_evidence: bool
+
+    def scalar(self, position: int) -> RawScalar:
+        source, path, literal, currency, siblings, start, end = self.scalar_rows[position]
+        return RawScalar(source, path, self.scalar_values[position], literal, currency, siblings, start, end)
+
+    @property
+    def scalars(self) -> list[RawScalar]:
+        """Every raw scalar as an object, in walk order."""
+        return [self.scalar(position) for position in range(len(self.scalar_rows))]
 
 
 def collect(
@@ -170,7 +194,7 @@ def collect(
             walker.walk(content, source)
         elif not _is_empty(content):
             walker.truncated = True
-    return Corpus(walker.fragments, walker.scalars, walker.truncated, has_tool_evidence)
+    return Corpus(walker.fragments, walker.values, walker.rows, walker.truncated, has_tool_evidence)
 
 
 def _is_empty(content: Any) -> bool:
@@ -215,7 +239,8 @@ class _Walker:
         self.truncated = False
         self.every_string = every_string
         self.fragments: list[Fragment] = []
-        self.scalars: list[RawScalar] = []
+        self.values: list[float] = []
+        self.rows: list[ScalarRow] = []
         self.source = Source(None, None, "tool_result", None)
         self._short: dict[str, tuple[int, bool, float | None, bool]] = {}
 
@@ -279,6 +304,7 @@ class _Walker:
     def _mapping(self, mapping: Mapping[Any, Any], path: Path, decodes: int, depth: int) -> None:
         currency = _sibling_currency(mapping)
         short = self._short
+        values, rows, source = self.values, self.rows, self.source
         for key, child in mapping.items():
             key_text = key if type(key) is str else str(key)
             child_path = (path, key_text)
@@ -297,8 +323,18 @@ class _Walker:
                     self.fragments.append(Fragment(self.source, child_path, key_text, mapping))
             kind = type(child)
             # Leaves are handled here rather than through _value: number-dense payloads are mostly leaves.
-            if kind is int or kind is float:
-                self._number(child, child_path, mapping, currency)
+            if kind is float or kind is int:
+                if kind is float:
+                    if child - child != 0.0:  # inf or nan
+                        continue
+                    values.append(child)
+                elif -_LARGEST_INT < child < _LARGEST_INT:
+                    values.append(float(child))
+                else:
+                    continue
+                rows.append((source, child_path, child, currency, mapping, None, None))
+                remaining = self.remaining
+                self.remaining = remaining - _NUMBER_COST if remaining > _NUMBER_COST else 0
             elif kind is str:
                 self._string(child, child_path, mapping, currency, decodes, depth)
             elif child is not None and kind is not bool:
@@ -318,7 +354,11 @@ class _Walker:
             return
         self.remaining -= min(self.remaining, _NUMBER_COST)
         literal = value if kind is int or kind is float else str(value)
-        self.scalars.append(RawScalar(self.source, path, number, literal, currency, siblings))
+        self._scalar(number, (self.source, path, literal, currency, siblings, None, None))
+
+    def _scalar(self, value: float, row: ScalarRow) -> None:
+        self.values.append(value)
+        self.rows.append(row)
 
     def _string(
         self,
@@ -338,9 +378,7 @@ class _Walker:
             if size < self.remaining and not json_like:
                 self.remaining -= size
                 if number is not None:
-                    self.scalars.append(
-                        RawScalar(self.source, path, number, text.strip(), currency, siblings)
-                    )
+                    self._scalar(number, (self.source, path, text.strip(), currency, siblings, None, None))
                 elif holds_atom or self.every_string:
                     self.fragments.append(Fragment(self.source, path, text, siblings))
                 return
@@ -358,7 +396,7 @@ class _Walker:
             return
         if len(text) <= _SHORT and _PLAIN_NUMBER.fullmatch(stripped := text.strip()):
             self._take(stripped)
-            self.scalars.append(RawScalar(self.source, path, float(stripped), stripped, currency, siblings))
+            self._scalar(float(stripped), (self.source, path, stripped, currency, siblings, None, None))
             return
         self._text(text, path, siblings)
 
@@ -375,15 +413,5 @@ class _Walker:
             if number is not None:
                 key_path = ((path, SOMEWHERE), match.group(1))
                 literal = match.group(group)
-                self.scalars.append(
-                    RawScalar(
-                        self.source,
-                        key_path,
-                        number,
-                        literal,
-                        None,
-                        None,
-                        match.start(group),
-                        match.end(group),
-                    )
-                )
+                start, end = match.span(group)
+                self._scalar(number, (self.source, key_path, literal, None, None, start, end))

@@ -106,15 +106,19 @@ class Hit:
 class _NumericGroup:
     """Values of one group sorted for range queries.
 
-    Entries are extracted-atom hits or raw scalars; a raw scalar becomes a ``Hit`` only when a
-    query returns it, so number-dense evidence costs one float per value until then.
+    Entries are extracted-atom hits or positions of raw scalars in the corpus; a raw scalar
+    becomes a ``Hit`` only when a query returns it, so number-dense evidence costs one float per
+    value until then.
     """
 
-    __slots__ = ("entries", "name", "values")
+    __slots__ = ("corpus", "entries", "name", "values")
 
-    def __init__(self, name: str, values: list[float], entries: list[Hit] | list[RawScalar]) -> None:
+    def __init__(
+        self, name: str, values: list[float], entries: list[Hit] | list[int], corpus: Corpus | None = None
+    ) -> None:
         order = sorted(range(len(values)), key=values.__getitem__)
         self.name = name
+        self.corpus = corpus
         self.values = [values[i] for i in order]
         self.entries = [entries[i] for i in order]
 
@@ -122,7 +126,8 @@ class _NumericGroup:
         entry = self.entries[position]
         if isinstance(entry, Hit):
             return entry
-        return Hit(self.name, entry, None, self.values[position])
+        assert self.corpus is not None  # scalar groups are built with their corpus
+        return Hit(self.name, self.corpus.scalar(entry), None, self.values[position])
 
     def within(self, low: float, high: float) -> Iterator[Hit]:
         """Hits in [low, high], at most ``PER_RANGE`` of them (evidence repeating one value costs O(1))."""
@@ -133,13 +138,13 @@ class _NumericGroup:
             yield self._hit(position)
             position += 1
 
-    def in_windows(self, windows: list[tuple[float, float]]) -> Iterator[Hit]:
-        """Hits inside any of ``windows`` (``PER_WINDOW`` at most each): one bisection per window."""
+    def in_windows(self, lows: list[float], highs: list[float]) -> Iterator[Hit]:
+        """Hits inside any window [lows[i], highs[i]] (``PER_WINDOW`` at most each), in window order."""
         values = self.values
         # Bisect both ends of every window and keep the non-empty ones, all in C: most windows hold
         # nothing, and only the few that do reach Python.
-        starts = list(map(partial(bisect.bisect_left, values), [low for low, _ in windows]))
-        ends = list(map(partial(bisect.bisect_right, values), [high for _, high in windows]))
+        starts = list(map(partial(bisect.bisect_left, values), lows))
+        ends = list(map(partial(bisect.bisect_right, values), highs))
         for start, end in compress(zip(starts, ends, strict=True), map(operator.sub, ends, starts)):
             for position in range(start, min(end, start + PER_WINDOW)):
                 yield self._hit(position)
@@ -184,6 +189,7 @@ class EvidenceIndex:
         self._identifier_hits: list[Hit] = []
         self._extract_all(extract)
         self._groups: dict[str, _NumericGroup] = {}
+        self._nonempty: dict[tuple[str, ...], list[str]] = {}
         self._dates: dict[int, dict[DateKey, list[tuple[Hit, DateReading]]]] = {}
         self._identifiers: dict[tuple[str, str], list[Hit]] | None = None
         self._identifier_neighbours: dict[tuple[str, str], list[Hit]] | None = None
@@ -230,25 +236,42 @@ class EvidenceIndex:
         """
         built = self._groups.get(name)
         if built is None:
-            scalars = self._corpus.scalars
+            corpus = self._corpus
+            values = corpus.scalar_values
             if name == "raw":
-                built = _NumericGroup(name, [raw.value for raw in scalars], scalars)
+                built = _NumericGroup(name, values, list(range(len(values))), corpus)
             elif name == "fraction":
-                fractions = [raw for raw in scalars if -1.0 <= raw.value <= 1.0]
-                built = _NumericGroup(name, [raw.value * 100.0 for raw in fractions], fractions)
+                fractions = [i for i, value in enumerate(values) if -1.0 <= value <= 1.0]
+                built = _NumericGroup(name, [values[i] * 100.0 for i in fractions], fractions, corpus)
             elif name == "minor":
-                # The nearest key decides: "amount_cents": 124350 is $1,243.50.
-                minor = [
-                    raw
-                    for raw in scalars
-                    if raw.path is not None and raw.value.is_integer() and _names_minor_units(raw.path[1])
-                ]
-                built = _NumericGroup(name, [raw.value / 100.0 for raw in minor], minor)
+                minor = self._minor_units()
+                built = _NumericGroup(name, [values[i] / 100.0 for i in minor], minor, corpus)
             else:
                 hits = self._numeric_hits[name]
                 built = _NumericGroup(name, [hit.number for hit in hits], hits)
             self._groups[name] = built
         return built
+
+    def nonempty(self, names: tuple[str, ...]) -> list[str]:
+        """The groups among ``names`` that hold any value (asked once per answer figure)."""
+        found = self._nonempty.get(names)
+        if found is None:
+            found = self._nonempty[names] = [name for name in names if self.group(name).values]
+        return found
+
+    def _minor_units(self) -> list[int]:
+        """Positions of raw integers whose nearest key names minor units ("amount_cents": 124350)."""
+        values, rows = self._corpus.scalar_values, self._corpus.scalar_rows
+        # Records repeat their keys: decide once per distinct key, and mostly none qualifies.
+        keys = {row[1][1] for row in rows if row[1] is not None}
+        minor_keys = {key for key in keys if _names_minor_units(key)}
+        if not minor_keys:
+            return []
+        return [
+            position
+            for position, row in enumerate(rows)
+            if row[1] is not None and row[1][1] in minor_keys and values[position].is_integer()
+        ]
 
     # --- dates -------------------------------------------------------------------------------
 
@@ -265,11 +288,12 @@ class EvidenceIndex:
     def _date_table(self, mask: int) -> dict[DateKey, list[tuple[Hit, DateReading]]]:
         table: dict[DateKey, list[tuple[Hit, DateReading]]] = defaultdict(list)
         if mask == YEAR:
-            for raw in self._corpus.scalars:
-                year = raw.value
-                if year.is_integer() and int(year) in YEAR_RANGE and not isinstance(raw.literal, float):
+            corpus = self._corpus
+            rows = corpus.scalar_rows
+            for position, year in enumerate(corpus.scalar_values):
+                if year.is_integer() and int(year) in YEAR_RANGE and not isinstance(rows[position][2], float):
                     table[(YEAR, int(year), None, None)].append(
-                        (Hit("raw", raw, None, year), (int(year), None, None))
+                        (Hit("raw", corpus.scalar(position), None, year), (int(year), None, None))
                     )
         # Readings of exactly this granularity first: lookups read only the head of a bucket.
         for exact in (True, False):

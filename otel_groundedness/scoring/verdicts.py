@@ -96,7 +96,7 @@ def _judge_quantity(
     atom: Atom, quantity: Quantity, index: EvidenceIndex, around: AtomContext, band: float
 ) -> Judgement:
     kind = atom.kind
-    groups = [name for name in NUMERIC_GROUPS[kind] if index.group(name).values]
+    groups = index.nonempty(NUMERIC_GROUPS[kind])
     value = quantity.value
     reach = quantity.tolerance + _slack(value)
     best: Hit | None = None
@@ -198,9 +198,11 @@ def _digit_relation(
         candidates = (hit for name in groups for hit in index.group(name).within(low, high))
     else:
         windows = variant_windows(reduced)
+        lows = [low_end for low_end, _ in windows]
+        highs = [high_end for _, high_end in windows]
         if negative:
-            windows = [(-high_end, -low_end) for low_end, high_end in windows]
-        candidates = (hit for name in groups for hit in index.group(name).in_windows(windows))
+            lows, highs = [-high_end for high_end in highs], [-low_end for low_end in lows]
+        candidates = (hit for name in groups for hit in index.group(name).in_windows(lows, highs))
     for hit in candidates:
         reason = relation(reduced, hit.number)
         if reason is None or not usable(hit):
