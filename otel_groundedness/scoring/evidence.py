@@ -33,6 +33,7 @@ _KEYED_NUMBER = re.compile(
     r'(?:(-?\d{1,30}(?:\.\d{1,30})?(?:[eE][+-]?\d{1,3})?)(?![\d.eE])|"(-?\d{1,30}(?:\.\d{1,30})?)")'
 )
 _CURRENCY_KEYS = ("currency", "currency_code", "currencyCode", "ccy")
+_CURRENCY_KEY_SET = frozenset(_CURRENCY_KEYS)
 _SIMPLE_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _NUMBER_COST = 8  # bytes charged per number: a typical literal, without rendering every one
 _LARGEST_INT = 10**308  # beyond this an int has no float value
@@ -283,7 +284,7 @@ class _Walker:
         elif kind is dict or kind is list or isinstance(value, Mapping | list | tuple):
             if depth >= MAX_DEPTH:
                 self.truncated = True
-            elif isinstance(value, Mapping):
+            elif kind is dict or isinstance(value, Mapping):  # a plain dict skips the ABC check
                 self._mapping(value, path, decodes, depth + 1)
             else:
                 for position, child in enumerate(value):
@@ -302,9 +303,12 @@ class _Walker:
             self._text(text, path, siblings)
 
     def _mapping(self, mapping: Mapping[Any, Any], path: Path, decodes: int, depth: int) -> None:
-        currency = _sibling_currency(mapping)
+        currency = None if _CURRENCY_KEY_SET.isdisjoint(mapping) else _sibling_currency(mapping)
         short = self._short
-        values, rows, source = self.values, self.rows, self.source
+        values, rows, source, fragments = self.values, self.rows, self.source, self.fragments
+        every_string = self.every_string
+        # The budget lives in a local on this hot loop and is handed back around every call out.
+        remaining = self.remaining
         for key, child in mapping.items():
             key_text = key if type(key) is str else str(key)
             child_path = (path, key_text)
@@ -312,15 +316,17 @@ class _Walker:
             known = short.get(key_text)
             if known is None and len(key_text) <= _SHORT:
                 known = short[key_text] = _classify_short(key_text)
-            if known is None or known[0] >= self.remaining:
+            if known is None or known[0] >= remaining:
+                self.remaining = remaining
                 self._text(key_text, child_path, mapping)
-                if self.remaining <= 0:
+                remaining = self.remaining
+                if remaining <= 0:
                     self.truncated = True
                     return
             else:
-                self.remaining -= known[0]
-                if known[1] or self.every_string:
-                    self.fragments.append(Fragment(self.source, child_path, key_text, mapping))
+                remaining -= known[0]
+                if known[1] or every_string:
+                    fragments.append(Fragment(source, child_path, key_text, mapping))
             kind = type(child)
             # Leaves are handled here rather than through _value: number-dense payloads are mostly leaves.
             if kind is float or kind is int:
@@ -333,12 +339,27 @@ class _Walker:
                 else:
                     continue
                 rows.append((source, child_path, child, currency, mapping, None, None))
-                remaining = self.remaining
-                self.remaining = remaining - _NUMBER_COST if remaining > _NUMBER_COST else 0
+                remaining = remaining - _NUMBER_COST if remaining > _NUMBER_COST else 0
             elif kind is str:
-                self._string(child, child_path, mapping, currency, decodes, depth)
+                # The short-string path of _string, inlined: a record's strings are mostly short
+                # repeated codes, dates and amounts, classified once.
+                known = short.get(child)
+                if known is None or known[3] or known[0] >= remaining:
+                    self.remaining = remaining
+                    self._string(child, child_path, mapping, currency, decodes, depth)
+                    remaining = self.remaining
+                    continue
+                remaining -= known[0]
+                if known[2] is not None:
+                    values.append(known[2])
+                    rows.append((source, child_path, child.strip(), currency, mapping, None, None))
+                elif known[1] or every_string:
+                    fragments.append(Fragment(source, child_path, child, mapping))
             elif child is not None and kind is not bool:
+                self.remaining = remaining
                 self._value(child, child_path, mapping, currency, decodes, depth)
+                remaining = self.remaining
+        self.remaining = remaining
 
     def _number(
         self, value: Any, path: Path, siblings: Mapping[Any, Any] | None, currency: str | None

@@ -7,11 +7,11 @@ structure is built on first use, so an answer without dates never pays for a dat
 from __future__ import annotations
 
 import bisect
+import math
 import operator
 from collections import defaultdict
 from collections.abc import Callable, Iterator
-from functools import partial
-from itertools import compress
+from itertools import compress, repeat
 
 from otel_groundedness.scoring import context
 from otel_groundedness.scoring.atoms import Atom, CalendarDate, Identifier, Quantity
@@ -111,7 +111,7 @@ class _NumericGroup:
     value until then.
     """
 
-    __slots__ = ("corpus", "entries", "name", "values")
+    __slots__ = ("corpus", "entries", "fenced", "name", "values")
 
     def __init__(
         self, name: str, values: list[float], entries: list[Hit] | list[int], corpus: Corpus | None = None
@@ -121,6 +121,7 @@ class _NumericGroup:
         self.corpus = corpus
         self.values = [values[i] for i in order]
         self.entries = [entries[i] for i in order]
+        self.fenced: list[float] | None = None
 
     def _hit(self, position: int) -> Hit:
         entry = self.entries[position]
@@ -140,14 +141,18 @@ class _NumericGroup:
 
     def in_windows(self, lows: list[float], highs: list[float]) -> Iterator[Hit]:
         """Hits inside any window [lows[i], highs[i]] (``PER_WINDOW`` at most each), in window order."""
-        values = self.values
-        # Bisect both ends of every window and keep the non-empty ones, all in C: most windows hold
-        # nothing, and only the few that do reach Python.
-        starts = list(map(partial(bisect.bisect_left, values), lows))
-        ends = list(map(partial(bisect.bisect_right, values), highs))
-        for start, end in compress(zip(starts, ends, strict=True), map(operator.sub, ends, starts)):
-            for position in range(start, min(end, start + PER_WINDOW)):
+        if self.fenced is None:
+            self.fenced = [*self.values, math.inf]  # a fence: every window start can be read
+        fenced = self.fenced
+        # Bisect every window and keep those whose first value lies inside, all in C: most windows
+        # hold nothing, and only the few that do reach Python.
+        starts = list(map(bisect.bisect_left, repeat(fenced), lows))
+        inside = map(operator.le, map(fenced.__getitem__, starts), highs)
+        for start, high in compress(zip(starts, highs, strict=True), inside):
+            position, end = start, min(start + PER_WINDOW, len(self.values))  # never the fence itself
+            while position < end and fenced[position] <= high:
                 yield self._hit(position)
+                position += 1
 
     def count(self, low: float, high: float) -> int:
         return bisect.bisect_right(self.values, high) - bisect.bisect_left(self.values, low)
