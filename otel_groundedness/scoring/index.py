@@ -11,10 +11,11 @@ import math
 import operator
 from collections import defaultdict
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from itertools import compress, repeat
 
 from otel_groundedness.scoring import context
-from otel_groundedness.scoring.atoms import Atom, CalendarDate, Identifier, Quantity
+from otel_groundedness.scoring.atoms import ATOM_KINDS, Atom, CalendarDate, Identifier, Quantity
 from otel_groundedness.scoring.evidence import Corpus, Fragment, RawScalar, path_labels, render_path
 from otel_groundedness.scoring.report import Citation
 
@@ -184,15 +185,35 @@ def _names_minor_units(key: str | int | object) -> bool:
     return "cent" in lowered or "minor" in lowered
 
 
+@dataclass(frozen=True, slots=True)
+class EvidenceNeeds:
+    """Evidence atom kinds (``money``, ``percent``, ``number``, ``date``, ``identifier``) and
+    identifier shapes (``None``: every shape) that lookups can return."""
+
+    kinds: frozenset[str]
+    shapes: frozenset[str] | None
+
+    @classmethod
+    def everything(cls) -> EvidenceNeeds:
+        return cls(frozenset(ATOM_KINDS), None)
+
+
 class EvidenceIndex:
     """Lookups over one call's evidence; see the module docstring."""
 
-    def __init__(self, corpus: Corpus, extract: Callable[[str], list[Atom]]) -> None:
+    def __init__(
+        self,
+        corpus: Corpus,
+        extract: Callable[[str], list[Atom]],
+        wanted: EvidenceNeeds | None = None,
+    ) -> None:
+        """``wanted`` names the evidence atoms the caller's lookups can return (``None``: all);
+        the others are extracted (they still shadow overlapping figures) but not indexed."""
         self._corpus = corpus
         self._numeric_hits: dict[str, list[Hit]] = {"money": [], "percent": [], "number": []}
         self._date_hits: list[Hit] = []
         self._identifier_hits: list[Hit] = []
-        self._extract_all(extract)
+        self._extract_all(extract, wanted or EvidenceNeeds.everything())
         self._groups: dict[str, _NumericGroup] = {}
         self._nonempty: dict[tuple[str, ...], list[str]] = {}
         self._dates: dict[int, dict[DateKey, list[tuple[Hit, DateReading]]]] = {}
@@ -200,35 +221,43 @@ class EvidenceIndex:
         self._identifier_neighbours: dict[tuple[str, str], list[Hit]] | None = None
         self._identifier_prefixes: dict[tuple[str, str], list[Hit]] | None = None
 
-    def _extract_all(self, extract: Callable[[str], list[Atom]]) -> None:
+    def _extract_all(self, extract: Callable[[str], list[Atom]], wanted: EvidenceNeeds) -> None:
         occurrences: dict[str, list[Fragment]] = {}
         for fragment in self._corpus.fragments:
-            if fragment.text:
-                occurrences.setdefault(fragment.text, []).append(fragment)
+            text = fragment.text
+            if text:
+                found = occurrences.get(text)
+                if found is None:
+                    occurrences[text] = [fragment]
+                else:
+                    found.append(fragment)
         texts = list(occurrences)
         starts: list[int] = []
         offset = 0
         for text in texts:
             starts.append(offset)
             offset += len(text) + len(_SEPARATOR)
+        kinds, shapes = wanted.kinds, wanted.shapes
         for atom in extract(_SEPARATOR.join(texts)):
+            kind, value = atom.kind, atom.value
+            if kind not in kinds or (
+                shapes is not None and isinstance(value, Identifier) and value.shape not in shapes
+            ):
+                continue
             position = bisect.bisect_right(starts, atom.start) - 1
             text_start = starts[position]
             if atom.end > text_start + len(texts[position]):
                 continue
             start, end = atom.start - text_start, atom.end - text_start
-            for fragment in occurrences[texts[position]]:
-                self._add_atom(atom, fragment, start, end)
-
-    def _add_atom(self, atom: Atom, fragment: Fragment, start: int, end: int) -> None:
-        value = atom.value
-        if isinstance(value, Quantity):
-            hit = Hit(atom.kind, fragment, value, value.value, value.tolerance, start, end)
-            self._numeric_hits[atom.kind].append(hit)
-        elif isinstance(value, CalendarDate):
-            self._date_hits.append(Hit("date", fragment, value, start=start, end=end))
-        else:
-            self._identifier_hits.append(Hit("identifier", fragment, value, start=start, end=end))
+            fragments = occurrences[texts[position]]
+            if isinstance(value, Quantity):
+                number, tolerance = value.value, value.tolerance
+                self._numeric_hits[kind].extend(
+                    [Hit(kind, fragment, value, number, tolerance, start, end) for fragment in fragments]
+                )
+            else:
+                hits = self._date_hits if kind == "date" else self._identifier_hits
+                hits.extend([Hit(kind, fragment, value, 0.0, 0.0, start, end) for fragment in fragments])
 
     # --- numbers -----------------------------------------------------------------------------
 

@@ -17,7 +17,7 @@ from otel_groundedness.scoring.index import DateReading, EvidenceIndex
 from otel_groundedness.scoring.policy import GroundednessPolicy
 from otel_groundedness.scoring.report import AtomVerdict, GroundednessReport, Label, NormalizedValue
 from otel_groundedness.scoring.sentences import sentence_spans
-from otel_groundedness.scoring.verdicts import Judgement, judge
+from otel_groundedness.scoring.verdicts import Judgement, evidence_needs, judge
 
 DEFAULT_POLICY = GroundednessPolicy()
 
@@ -53,7 +53,7 @@ def score(
     if not atoms:
         label: Label = "no_evidence" if no_evidence else "no_factual_content"
         return _vacuous(policy, no_evidence, corpus.truncated, label)
-    index = EvidenceIndex(corpus, extract)
+    index = EvidenceIndex(corpus, extract, evidence_needs(atoms))
     spans = sentence_spans(answer, atoms)
     sentence_of = _sentence_numbers(atoms, spans)
     verdicts = []

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from otel_groundedness.scoring.atoms import Atom, AtomKind, CalendarDate, Identifier, Quantity
+from otel_groundedness.scoring.atoms import NUMERIC_KINDS, Atom, AtomKind, CalendarDate, Identifier, Quantity
 from otel_groundedness.scoring.context import AtomContext
 from otel_groundedness.scoring.digits import (
     MAX_MANTISSA_DIGITS,
@@ -27,6 +27,7 @@ from otel_groundedness.scoring.index import (
     YEAR,
     DateReading,
     EvidenceIndex,
+    EvidenceNeeds,
     Hit,
     date_mask,
 )
@@ -58,6 +59,22 @@ class Judgement:
 
 
 NOT_FOUND = Judgement("unsupported", "not_found")
+
+
+def evidence_needs(atoms: Iterable[Atom]) -> EvidenceNeeds:
+    """The evidence atoms that judging ``atoms`` can look up; the index may leave out the rest."""
+    kinds: set[str] = set()
+    shapes: set[str] = set()
+    for atom in atoms:
+        value = atom.value
+        if isinstance(value, Quantity):
+            kinds.update(name for name in NUMERIC_GROUPS[atom.kind] if name in NUMERIC_KINDS)
+        elif isinstance(value, Identifier):
+            kinds.add("identifier")
+            shapes.add(value.shape)
+        else:
+            kinds.add("date")
+    return EvidenceNeeds(frozenset(kinds), frozenset(shapes))
 
 
 def judge(atom: Atom, index: EvidenceIndex, around: AtomContext, band: float) -> Judgement:
