@@ -139,7 +139,8 @@ class RawScalar:
     @property
     def text(self) -> str:
         literal = self.literal
-        return literal if isinstance(literal, str) else json.dumps(literal)
+        # repr is what json.dumps writes for a finite int or float, without its dispatch.
+        return literal if isinstance(literal, str) else repr(literal)
 
 
 # (source, path, literal, currency, siblings, start, end) of one raw scalar, in RawScalar's terms:

@@ -217,6 +217,7 @@ class EvidenceIndex:
         self._groups: dict[str, _NumericGroup] = {}
         self._nonempty: dict[tuple[str, ...], list[str]] = {}
         self._dates: dict[int, dict[DateKey, list[tuple[Hit, DateReading]]]] = {}
+        self._readings: list[tuple[Hit, DateReading, int]] | None = None
         self._identifiers: dict[tuple[str, str], list[Hit]] | None = None
         self._identifier_neighbours: dict[tuple[str, str], list[Hit]] | None = None
         self._identifier_prefixes: dict[tuple[str, str], list[Hit]] | None = None
@@ -330,14 +331,26 @@ class EvidenceIndex:
                         (Hit("raw", corpus.scalar(position), None, year), (int(year), None, None))
                     )
         # Readings of exactly this granularity first: lookups read only the head of a bucket.
-        for exact in (True, False):
-            for hit in self._date_hits:
-                assert isinstance(hit.value, CalendarDate)
-                for reading in hit.value.readings:
-                    stated = date_mask(reading)
-                    if stated & mask == mask and (stated == mask) == exact:
-                        table[_date_key(mask, reading)].append((hit, reading))
+        coarser: list[tuple[DateKey, Hit, DateReading]] = []
+        for hit, reading, stated in self._date_readings():
+            if stated == mask:
+                table[(mask, *reading)].append((hit, reading))
+            elif stated & mask == mask:
+                coarser.append((_date_key(mask, reading), hit, reading))
+        for key, hit, reading in coarser:
+            table[key].append((hit, reading))
         return table
+
+    def _date_readings(self) -> list[tuple[Hit, DateReading, int]]:
+        """Every (hit, reading, mask of the components it states), computed once for all tables."""
+        if self._readings is None:
+            self._readings = [
+                (hit, reading, date_mask(reading))
+                for hit in self._date_hits
+                if isinstance(hit.value, CalendarDate)
+                for reading in hit.value.readings
+            ]
+        return self._readings
 
     # --- identifiers -------------------------------------------------------------------------
 
