@@ -41,6 +41,8 @@ def dates_in(text: str, **options: object) -> list[tuple[str, tuple[Reading, ...
         ("on March 3rd", "March 3rd", (None, 3, 3)),
         ("since Mar 3", "Mar 3", (None, 3, 3)),
         ("in March 2025", "March 2025", (2025, 3, None)),
+        ('"period": "2025-01"', "2025-01", (2025, 1, None)),
+        ("usage for 2024-12.", "2024-12", (2024, 12, None)),
         ("in 2024 we grew", "2024", (2024, None, None)),
         ("by mid-2025", "2025", (2025, None, None)),
         ("due Feb 29, 2024", "Feb 29, 2024", (2024, 2, 29)),
@@ -50,6 +52,19 @@ def dates_in(text: str, **options: object) -> list[tuple[str, tuple[Reading, ...
 )
 def test_english_formats(text: str, span: str, reading: Reading) -> None:
     assert dates_in(text) == [(span, (reading,))]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("2025-13", [("2025", ((2025, None, None),))]),  # no month 13: a bare year
+        ("FY 2024-25", [("2024", ((2024, None, None),))]),  # a two-digit year range is not a month
+        ("2019-2020", [("2019", ((2019, None, None),)), ("2020", ((2020, None, None),))]),
+        ("on 2025-01-15", [("2025-01-15", ((2025, 1, 15),))]),
+    ],
+)
+def test_iso_year_month_only_with_a_month_number(text: str, expected: list[object]) -> None:
+    assert dates_in(text) == expected
 
 
 @pytest.mark.parametrize(

@@ -191,6 +191,9 @@ def _digit_branches(pack: LocalePack, anchored: bool) -> str:
         r"(?![\w]|[-/.:]?[0-9]))",
         r"(?P<years>(?<![\w.\-/].)(?:(?<=1)9|(?<=2)0)[0-9]{2}[ ]?[-–—][ ]?(?:19|20)[0-9]{2}"
         r"(?![\w]|[-–/.,]?[0-9]))",
+        # An ISO year-month ("2025-01"): a month number after the hyphen, nothing numeric after it.
+        r"(?P<isomonth>(?<![\w.\-/].)(?:(?<=1)9|(?<=2)0)[0-9]{2}-(?P<im_m>0[1-9]|1[0-2])"
+        r"(?![\w]|[-/.:,]?[0-9]))",
         rf"(?P<numdate>(?<![\w.\-/].)(?P<nd_a>[0-9]?)(?P<nsep>{date_seps})(?P<nd_b>[0-9]{{1,2}})(?P=nsep)"
         r"(?P<nd_y>[0-9]{4}|[0-9]{2})(?![\w]|[-/.,:]?[0-9]))",
         rf"(?P<version>{not_after_word}{version_guard}(?:[0-9]{{0,3}}+(?:\.[0-9]++){{2,3}}+(?![\w]|\.[0-9])"

@@ -167,6 +167,12 @@ class Scan:
         )
         return self._date(start, end, calendar)
 
+    def iso_month(self, m: Match) -> Found:
+        start, end = m.span()
+        return self._date(
+            start, end, dates.single(int(self.text[start : start + 4]), int(m.group("im_m")), None)
+        )
+
     def year_range(self, m: Match) -> Found:
         start, end = m.span()
         return self._year(start, start + 4), self._year(end - 4, end)
@@ -338,6 +344,7 @@ _HANDLERS: dict[str, Callable[[Scan, Match], Found]] = {
     "ip": Scan.ip,
     "iso": Scan.iso_date,
     "years": Scan.year_range,
+    "isomonth": Scan.iso_month,
     "numdate": Scan.numeric_date,
     "daymonth": Scan.day_month,
     "monthfirst": Scan.month_first,
