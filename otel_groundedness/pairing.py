@@ -9,6 +9,7 @@ Rules (docs/processor.md has the long form):
   trace, joined by trace id and deduplicated by tool-call id; parent links are not trusted.
 - A span with a final answer is released at once as a standalone turn, unless an agent span that
   started no later than it is still open in the trace: then it is held until that agent ends.
+- A span whose output asks for tools is an intermediate step: released unscored, with no skip.
 - An agent span ending claims the held answers it contains in time and scores one turn: its own
   answer if it has one, else the last claimed answer. The score goes on the most specific span
   carrying that text (the chat span rather than the agent); the other claimed spans leave unscored.
@@ -95,6 +96,7 @@ class _LogContent:
     answer: str | None = None
     user_prompt: str | None = None
     context: TurnContext | None = None
+    tool_call_step: bool = False
     truncated: bool = False
     size: int = 0
 
@@ -206,13 +208,19 @@ class PairingBuffer(Generic[H]):
         self._add_evidence(state, facts.evidence, facts.content_truncated)
         if facts.user_prompt:
             state.user_prompt = facts.user_prompt
-        if facts.answer is not None or facts.user_prompt or facts.context != TurnContext():
+        if (
+            facts.answer is not None
+            or facts.user_prompt
+            or facts.tool_call_step
+            or facts.context != TurnContext()
+        ):
             content = state.logs.setdefault(record.span_id, _LogContent())
             added = _ITEM_OVERHEAD_BYTES + (len(facts.answer) if facts.answer is not None else 0)
             if facts.answer is not None:
                 content.answer = facts.answer
             content.user_prompt = facts.user_prompt or content.user_prompt
             content.context = _merge_context(facts.context, content.context)
+            content.tool_call_step = content.tool_call_step or facts.tool_call_step
             content.truncated = content.truncated or facts.content_truncated
             content.size += added
             state.size += added
@@ -238,6 +246,7 @@ class PairingBuffer(Generic[H]):
         answer = facts.answer if facts.answer is not None else (logged.answer if logged else None)
         context = _merge_context(facts.context, logged.context if logged else None)
         truncated = facts.content_truncated or (logged.truncated if logged else False)
+        tool_call_step = facts.tool_call_step or (logged.tool_call_step if logged else False)
         self._add_evidence(state, facts.evidence, facts.content_truncated)
         prompt = facts.user_prompt or (logged.user_prompt if logged else None)
         if prompt:
@@ -255,7 +264,7 @@ class PairingBuffer(Generic[H]):
                 state.size += _held_size(held)
             else:
                 decisions.releases.append(self._standalone(state, held))
-        elif facts.is_tool:
+        elif facts.is_tool or tool_call_step:
             decisions.releases.append(Release(handle))
         elif not facts.content_captured and logged is None:
             decisions.releases.append(Release(handle, skip="content_not_captured"))

@@ -79,8 +79,10 @@ class SpanFacts:
     ``answer`` is the final completion text (``None`` when the output is a tool call or
     absent). ``evidence`` holds the tool results this span carries for the *current* turn
     (after the last user message). ``is_agent`` marks a span whose end closes a subtree
-    (``invoke_agent``, OpenInference AGENT, AI SDK root). ``content_captured`` is False on
-    a recognised GenAI span that carries no message content at all; ``content_truncated``
+    (``invoke_agent``, OpenInference AGENT, AI SDK root). ``tool_call_step`` is True when the
+    output asks for tools (finish reason tool_calls/tool_call/tool-calls, or tool_call parts in
+    place of a final answer): an intermediate step, not an answer. ``content_captured`` is False
+    on a recognised GenAI span that carries no message content at all; ``content_truncated``
     is True when some JSON content could not be parsed whole.
     """
 
@@ -91,6 +93,7 @@ class SpanFacts:
     user_prompt: str | None = None
     is_agent: bool = False
     is_tool: bool = False
+    tool_call_step: bool = False
     content_captured: bool = True
     content_truncated: bool = False
 
@@ -104,6 +107,7 @@ class LogFacts:
     answer: str | None = None
     evidence: tuple[Evidence, ...] = ()
     user_prompt: str | None = None
+    tool_call_step: bool = False  # a ``gen_ai.choice`` (or output message) that asks for tools
     content_truncated: bool = False
 
 

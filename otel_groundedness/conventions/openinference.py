@@ -50,12 +50,15 @@ def _read_llm(span: SpanRecord) -> SpanFacts:
     user = next(
         (_text(inputs[i]) for i in reversed(inputs) if i < start and _role(inputs[i]) == "user"), None
     )
+    choice = outputs.get(0, {})
+    step = _asks_for_tools(choice, text_attr(attributes, "llm.finish_reason"))
     return SpanFacts(
         convention=CONVENTION,
         context=_context(attributes, "chat", _response_id(attributes)),
-        answer=_answer(outputs.get(0), text_attr(attributes, "llm.finish_reason")),
+        answer=None if step else _text(choice),
         evidence=tuple(evidence),
         user_prompt=user,
+        tool_call_step=step,
         content_captured=bool(inputs or outputs),
         content_truncated=has_gaps(inputs),
     )
@@ -139,12 +142,10 @@ def _response_id(attributes: Mapping[str, Any]) -> str | None:
     return as_text(as_dict(decode(attributes.get("output.value")).value).get("id"))
 
 
-def _answer(choice: Mapping[str, Any] | None, finish_reason: str | None) -> str | None:
-    if not choice or finish_reason in TOOL_FINISH_REASONS:
-        return None
-    if any(key.startswith("message.tool_calls.") for key in choice):
-        return None
-    return _text(choice)
+def _asks_for_tools(choice: Mapping[str, Any], finish_reason: str | None) -> bool:
+    return finish_reason in TOOL_FINISH_REASONS or any(
+        key.startswith("message.tool_calls.") for key in choice
+    )
 
 
 def _role(fields: Mapping[str, Any]) -> str | None:

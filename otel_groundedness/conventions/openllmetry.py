@@ -54,12 +54,15 @@ def read_indexed(span: SpanRecord) -> SpanFacts | None:
         for call_id in (clean_id(fields.get("tool_call_id")),)
     )
     user = next((f for i, f in reversed(prompts.items()) if i < start and f.get("role") == "user"), None)
+    choice = completions.get(0, {})
+    step = _asks_for_tools(choice)
     return SpanFacts(
         convention=INDEXED_CONVENTION,
         context=semconv_context(attributes, "chat" if request_type is None else request_type),
-        answer=_answer(completions.get(0)),
+        answer=None if step else _answer(choice),
         evidence=evidence,
         user_prompt=text_attr(user, "content") if user else None,
+        tool_call_step=step,
         content_captured=bool(prompts or completions),
         content_truncated=has_gaps(prompts),
     )
@@ -109,10 +112,14 @@ def _tool_call_names(prompts: dict[int, dict[str, Any]]) -> dict[str, str]:
     return names
 
 
-def _answer(choice: Mapping[str, Any] | None) -> str | None:
+def _asks_for_tools(choice: Mapping[str, Any]) -> bool:
+    return choice.get("finish_reason") in TOOL_FINISH_REASONS or any(
+        key.startswith("tool_calls.") for key in choice
+    )
+
+
+def _answer(choice: Mapping[str, Any]) -> str | None:
     # A filtered choice carries the placeholder content "FILTERED", which is no answer.
-    if not choice or choice.get("finish_reason") in TOOL_FINISH_REASONS | {"content_filter"}:
-        return None
-    if any(key.startswith("tool_calls.") for key in choice):
+    if choice.get("finish_reason") == "content_filter":
         return None
     return text_attr(choice, "content")

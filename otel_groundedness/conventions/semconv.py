@@ -38,6 +38,7 @@ class MessageFacts:
     answer: str | None
     evidence: tuple[Evidence, ...]
     user_prompt: str | None
+    tool_call_step: bool
     captured: bool
     truncated: bool
 
@@ -58,15 +59,19 @@ def read_messages(attributes: Mapping[str, Any], *, agent: bool) -> MessageFacts
     decoded_input, decoded_output = decode(raw_input), decode(raw_output)
     inputs, outputs = as_list(decoded_input.value), as_list(decoded_output.value)
     evidence = msgs.tool_results(inputs, msgs.current_turn_start(inputs))
+    tool_call_step = False
     if agent:
         answer = msgs.agent_answer(outputs)
         evidence += msgs.tool_results(outputs)
     else:
-        answer = msgs.final_answer(outputs, finish_reasons(attributes.get("gen_ai.response.finish_reasons")))
+        reasons = finish_reasons(attributes.get("gen_ai.response.finish_reasons"))
+        answer = msgs.final_answer(outputs, reasons)
+        tool_call_step = msgs.asks_for_tools(outputs, reasons)
     return MessageFacts(
         answer=answer,
         evidence=evidence,
         user_prompt=msgs.last_user_text(inputs),
+        tool_call_step=tool_call_step,
         captured=raw_input is not None or raw_output is not None,
         truncated=decoded_input.truncated or decoded_output.truncated,
     )
@@ -89,6 +94,7 @@ def read(span: SpanRecord) -> SpanFacts | None:
         evidence=facts.evidence,
         user_prompt=facts.user_prompt,
         is_agent=agent,
+        tool_call_step=facts.tool_call_step,
         # An agent span without content still closes its subtree; only inference spans need content.
         content_captured=facts.captured or agent,
         content_truncated=facts.truncated,

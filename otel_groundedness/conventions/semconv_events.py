@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from otel_groundedness.conventions import semconv
@@ -34,7 +35,10 @@ def read(record: LogEventRecord) -> LogFacts | None:
         evidence = Evidence(content=content["content"], source_id=clean_id(content.get("id")))
         return LogFacts(CONVENTION, context, evidence=(evidence,), content_truncated=body.truncated)
     if name == CHOICE:
-        return LogFacts(CONVENTION, context, answer=_choice_answer(content), content_truncated=body.truncated)
+        if _choice_asks_for_tools(content):
+            return LogFacts(CONVENTION, context, tool_call_step=True, content_truncated=body.truncated)
+        text = _content_text(as_dict(content.get("message")).get("content"))
+        return LogFacts(CONVENTION, context, answer=text, content_truncated=body.truncated)
     return None
 
 
@@ -47,20 +51,17 @@ def _read_operation_details(record: LogEventRecord) -> LogFacts:
         answer=facts.answer,
         evidence=facts.evidence,
         user_prompt=facts.user_prompt,
+        tool_call_step=facts.tool_call_step,
         content_truncated=facts.truncated,
     )
 
 
-def _choice_answer(body: Any) -> str | None:
-    choice = as_dict(body)
-    message = as_dict(choice.get("message"))
-    if (
+def _choice_asks_for_tools(choice: Mapping[str, Any]) -> bool:
+    return bool(
         choice.get("finish_reason") in TOOL_FINISH_REASONS
-        or message.get("tool_calls")
+        or as_dict(choice.get("message")).get("tool_calls")
         or choice.get("tool_calls")
-    ):
-        return None
-    return _content_text(message.get("content"))
+    )
 
 
 def _content_text(content: Any) -> str | None:

@@ -75,14 +75,21 @@ def tool_results(messages: list[Any], start: int = 0) -> tuple[Evidence, ...]:
     return tuple(found)
 
 
-def final_answer(output_messages: list[Any], span_finish_reasons: tuple[str, ...]) -> str | None:
-    """The text of the first output message, or None when the model stopped to call a tool."""
-    if not output_messages or any(reason in TOOL_FINISH_REASONS for reason in span_finish_reasons):
-        return None
+def asks_for_tools(output_messages: list[Any], span_finish_reasons: tuple[str, ...]) -> bool:
+    """Whether the model stopped to call a tool: by a span or message finish reason, or tool_call parts."""
+    if any(reason in TOOL_FINISH_REASONS for reason in span_finish_reasons):
+        return True
+    if not output_messages:
+        return False
     message = output_messages[0]
-    if has_tool_call(message) or as_dict(message).get("finish_reason") in TOOL_FINISH_REASONS:
+    return has_tool_call(message) or as_dict(message).get("finish_reason") in TOOL_FINISH_REASONS
+
+
+def final_answer(output_messages: list[Any], span_finish_reasons: tuple[str, ...]) -> str | None:
+    """The text of the first output message, or None when there is none or the model asks for tools."""
+    if not output_messages or asks_for_tools(output_messages, span_finish_reasons):
         return None
-    return message_text(message) or None
+    return message_text(output_messages[0]) or None
 
 
 def agent_answer(output_messages: list[Any]) -> str | None:

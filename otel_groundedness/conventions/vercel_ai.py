@@ -58,7 +58,8 @@ def _read_root(span: SpanRecord) -> SpanFacts:
     return SpanFacts(
         convention=CONVENTION,
         context=_context(attributes, "invoke_agent"),
-        answer=_answer(attributes),
+        # A run that stopped on tool calls (step limit) has no answer; as the whole run it is no step.
+        answer=None if _asks_for_tools(attributes) else _text(attributes),
         user_prompt=user_prompt,
         is_agent=True,
         content_truncated=prompt.truncated,
@@ -71,12 +72,14 @@ def _read_step(span: SpanRecord) -> SpanFacts:
     decoded = decode(raw)
     messages = as_list(decoded.value)
     start = _turn_start(messages)
+    step = _asks_for_tools(attributes)
     return SpanFacts(
         convention=CONVENTION,
         context=_context(attributes, "chat"),
-        answer=_answer(attributes),
+        answer=None if step else _text(attributes),
         evidence=_tool_results(messages[start:]),
         user_prompt=_user_text(messages[start - 1]) if start else None,
+        tool_call_step=step,
         content_captured=raw is not None or _text(attributes) is not None,
         content_truncated=decoded.truncated,
     )
@@ -98,14 +101,12 @@ def _text(attributes: Mapping[str, Any]) -> str | None:
     return text_attr(attributes, "ai.response.text", "ai.result.text")
 
 
-def _answer(attributes: Mapping[str, Any]) -> str | None:
+def _asks_for_tools(attributes: Mapping[str, Any]) -> bool:
     finish = text_attr(attributes, "ai.response.finishReason", "ai.finishReason")
     calls = as_list(
         decode(attributes.get("ai.response.toolCalls", attributes.get("ai.result.toolCalls"))).value
     )
-    if finish in TOOL_FINISH_REASONS or calls:
-        return None
-    return _text(attributes)
+    return finish in TOOL_FINISH_REASONS or bool(calls)
 
 
 def _turn_start(messages: list[Any]) -> int:

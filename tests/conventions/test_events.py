@@ -14,16 +14,18 @@ def test_per_message_events() -> None:
     choice = read_log_event(
         log("gen_ai.choice", {"index": 0, "finish_reason": "stop", "message": {"content": ANSWER}})
     )
-    assert choice is not None and choice.answer == ANSWER
+    assert choice is not None and choice.answer == ANSWER and not choice.tool_call_step
 
 
-def test_choice_with_tool_calls_is_no_answer() -> None:
+def test_choice_with_tool_calls_is_a_step_not_an_answer() -> None:
     calls = [{"id": CALL_ID, "type": "function", "function": {"name": "get_invoice", "arguments": "{}"}}]
     by_reason = {"index": 0, "finish_reason": "tool_calls", "message": {"role": "assistant"}}
     by_calls = {"index": 0, "finish_reason": "stop", "message": {"tool_calls": calls}}
     for body in (by_reason, by_calls):
         facts = read_log_event(log("gen_ai.choice", body))
-        assert facts is not None and facts.answer is None
+        assert facts is not None and facts.answer is None and facts.tool_call_step
+    filtered = read_log_event(log("gen_ai.choice", {"index": 0, "finish_reason": "content_filter"}))
+    assert filtered is not None and filtered.answer is None and not filtered.tool_call_step
 
 
 def test_openllmetry_tool_message_without_id_and_list_content_user_message() -> None:
@@ -53,3 +55,14 @@ def test_operation_details_event_has_structured_messages() -> None:
     assert facts.answer == ANSWER and facts.user_prompt == PROMPT
     assert [e.content for e in facts.evidence] == [INVOICE_JSON]
     assert facts.context.response_id == "chatcmpl-2" and facts.context.operation == "chat"
+    assert not facts.tool_call_step
+
+
+def test_operation_details_event_with_tool_call_output_is_a_step() -> None:
+    attributes = {
+        "gen_ai.operation.name": "chat",
+        "gen_ai.input.messages": (text("user", PROMPT),),
+        "gen_ai.output.messages": ({**tool_call(), "finish_reason": "tool_call"},),
+    }
+    facts = read_log_event(log("gen_ai.client.inference.operation.details", None, attributes))
+    assert facts is not None and facts.answer is None and facts.tool_call_step

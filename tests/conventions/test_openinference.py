@@ -58,11 +58,15 @@ def test_multimodal_contents_and_redacted_output() -> None:
     assert facts is not None and facts.user_prompt == PROMPT and facts.answer is None
 
 
-def test_tool_call_output_is_no_answer() -> None:
+def test_tool_call_output_is_a_step_not_an_answer() -> None:
     attributes = {k: v for k, v in LLM.items() if not k.startswith("llm.output_messages")}
     attributes["llm.output_messages.0.message.tool_calls.0.tool_call.id"] = "call_2"
     facts = read_span(span(attributes))
-    assert facts is not None and facts.answer is None
+    assert facts is not None and facts.answer is None and facts.tool_call_step
+    by_reason = read_span(span({**LLM, "llm.finish_reason": "tool_calls"}))
+    assert by_reason is not None and by_reason.answer is None and by_reason.tool_call_step
+    final = read_span(span(LLM))
+    assert final is not None and final.answer is not None and not final.tool_call_step
 
 
 def test_langgraph_tool_span_reads_the_serialized_tool_message() -> None:

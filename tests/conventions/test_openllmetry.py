@@ -57,7 +57,7 @@ def test_evicted_oldest_attributes_still_read_and_flag_truncation() -> None:
     assert [e.source_id for e in facts.evidence] == [CALL_ID]
 
 
-def test_tool_call_completion_and_filtered_choice_are_no_answers() -> None:
+def test_tool_call_completion_is_a_step_and_filtered_choice_no_answer() -> None:
     tool_step = {
         **FINAL,
         "gen_ai.completion.0.finish_reason": "tool_calls",
@@ -66,14 +66,14 @@ def test_tool_call_completion_and_filtered_choice_are_no_answers() -> None:
     del tool_step["gen_ai.completion.0.content"]
     tool_step["gen_ai.completion.0.tool_calls.0.id"] = CALL_ID
     facts = read_span(span(tool_step))
-    assert facts is not None and facts.answer is None
+    assert facts is not None and facts.answer is None and facts.tool_call_step
     filtered = {
         **FINAL,
         "gen_ai.completion.0.finish_reason": "content_filter",
         "gen_ai.completion.0.content": "FILTERED",
     }
     facts = read_span(span(filtered))
-    assert facts is not None and facts.answer is None
+    assert facts is not None and facts.answer is None and not facts.tool_call_step
 
 
 def test_embeddings_request_is_not_read() -> None:

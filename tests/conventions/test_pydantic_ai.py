@@ -35,6 +35,21 @@ def test_agent_span_answer_and_current_run_tool_results() -> None:
     assert facts.context.conversation_id == "run-uuid"
 
 
+def test_chat_span_asking_for_a_tool_is_a_step() -> None:
+    # Pydantic AI chat spans are semconv-shaped; its tool calls use the "tool_call" finish reason.
+    attributes = {
+        "gen_ai.operation.name": "chat",
+        "gen_ai.system": "openai",
+        "gen_ai.request.model": "gpt-4o-mini",
+        "gen_ai.input.messages": json.dumps([text("user", PROMPT)]),
+        "gen_ai.output.messages": json.dumps([{**tool_call(), "finish_reason": "tool_call"}]),
+        "gen_ai.response.finish_reasons": ["tool_call"],
+    }
+    facts = read_span(span(attributes, "chat gpt-4o-mini"))
+    assert facts is not None and facts.convention == "semconv"
+    assert facts.answer is None and facts.tool_call_step and not facts.is_agent
+
+
 def test_structured_output_becomes_json_text() -> None:
     facts = read_span(span(agent_span({"total": 1243500}, [text("user", PROMPT)])))
     assert facts is not None and facts.answer is not None

@@ -71,16 +71,26 @@ def test_pydantic_ai_v5_result_key_in_user_role_does_not_start_a_new_turn() -> N
     assert facts.user_prompt == PROMPT
 
 
-def test_tool_call_output_is_not_an_answer_in_any_finish_reason_spelling() -> None:
+def test_tool_call_output_is_a_step_not_an_answer_in_any_finish_reason_spelling() -> None:
     for reason in ("tool_calls", "tool_call", "tool-calls"):
         output = json.dumps(
             [{"role": "assistant", "parts": [{"type": "text", "content": ""}], "finish_reason": reason}]
         )
         facts = read_span(span(chat([text("user", PROMPT)], output)))
-        assert facts is not None and facts.answer is None, reason
-    with_call = json.dumps([tool_call()])
+        assert facts is not None and facts.answer is None and facts.tool_call_step, reason
+    # Tool-call parts make a step even next to preamble text and without a finish reason.
+    preamble = {"type": "text", "content": "Let me look that up."}
+    with_call = json.dumps([{"role": "assistant", "parts": [preamble, tool_call()["parts"][0]]}])
     facts = read_span(span(chat([text("user", PROMPT)], with_call)))
-    assert facts is not None and facts.answer is None
+    assert facts is not None and facts.answer is None and facts.tool_call_step
+
+
+def test_final_and_empty_outputs_are_no_tool_call_steps() -> None:
+    final = read_span(span(chat([text("user", PROMPT)])))
+    assert final is not None and final.answer == ANSWER and not final.tool_call_step
+    empty = json.dumps([{"role": "assistant", "parts": [], "finish_reason": "content_filter"}])
+    filtered = read_span(span(chat([text("user", PROMPT)], empty)))
+    assert filtered is not None and filtered.answer is None and not filtered.tool_call_step
 
 
 def test_structured_attribute_values_and_stray_id_whitespace() -> None:
@@ -176,7 +186,7 @@ def test_logfire_v2_finish_reasons_json_string_and_streaming_spans() -> None:
     assert facts is not None and facts.answer == ANSWER
     called = chat([], **{"gen_ai.input.messages": inputs, "gen_ai.response.finish_reasons": '["tool_calls"]'})
     facts = read_span(span(called))
-    assert facts is not None and facts.answer is None
+    assert facts is not None and facts.answer is None and facts.tool_call_step
     # Streaming: the request span ends at once without output; the sibling log span holds the output.
     request = {"gen_ai.operation.name": "chat", "gen_ai.input.messages": inputs, "request_data": "{}"}
     request_facts = read_span(span(request, "Chat Completion with 'gpt-4o-mini'"))

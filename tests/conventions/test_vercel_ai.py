@@ -57,7 +57,7 @@ def do_generate(**extra: Any) -> dict[str, Any]:
 def test_final_step_span_is_self_contained() -> None:
     facts = read_span(span(do_generate(), "ai.generateText.doGenerate"))
     assert facts is not None and facts.convention == "vercel_ai"
-    assert facts.answer == ANSWER and facts.user_prompt == PROMPT
+    assert facts.answer == ANSWER and facts.user_prompt == PROMPT and not facts.tool_call_step
     assert [(e.content, e.source_id, e.name) for e in facts.evidence] == [(INVOICE, CALL_ID, "get_invoice")]
     context = facts.context
     assert (context.agent_name, context.provider, context.request_model) == (
@@ -68,7 +68,7 @@ def test_final_step_span_is_self_contained() -> None:
     assert (context.response_id, context.response_model) == ("chatcmpl-2", "gpt-4o-mini-2024-07-18")
 
 
-def test_tool_calling_step_is_no_answer() -> None:
+def test_tool_calling_step_is_a_step_not_an_answer() -> None:
     calls = json.dumps(
         [{"toolCallId": CALL_ID, "toolName": "get_invoice", "input": '{"invoice_id":"INV-2210"}'}]
     )
@@ -76,7 +76,22 @@ def test_tool_calling_step_is_no_answer() -> None:
         **{"ai.response.finishReason": "tool-calls", "ai.response.text": "", "ai.response.toolCalls": calls}
     )
     facts = read_span(span(step))
-    assert facts is not None and facts.answer is None
+    assert facts is not None and facts.answer is None and facts.tool_call_step
+    calls_only = do_generate(**{"ai.response.finishReason": "stop", "ai.response.toolCalls": calls})
+    facts = read_span(span(calls_only))
+    assert facts is not None and facts.answer is None and facts.tool_call_step
+
+
+def test_root_span_that_stopped_on_tool_calls_has_no_answer_and_is_no_step() -> None:
+    attributes = {
+        "ai.operationId": "ai.generateText",
+        "ai.prompt": json.dumps({"prompt": PROMPT}),
+        "ai.response.finishReason": "tool-calls",
+        "ai.response.text": "",
+    }
+    facts = read_span(span(attributes, "ai.generateText"))
+    assert facts is not None and facts.is_agent
+    assert facts.answer is None and not facts.tool_call_step
 
 
 def test_ai_sdk_4_tool_result_and_result_text_names() -> None:

@@ -88,8 +88,8 @@ def test_tool_spans_pass_through_and_their_results_become_trace_evidence() -> No
 def test_answer_inside_an_open_agent_waits_and_is_scored_once_on_the_chat_span() -> None:
     buffer = make_buffer()
     assert buffer.agent_started(TRACE, 100, 0).releases == []
-    assert buffer.add_span(span(1, 1, 2), chat(None), "first-chat").releases == [
-        Release("first-chat", skip="no_answer")
+    assert buffer.add_span(span(1, 1, 2), chat(None, tool_call_step=True), "first-chat").releases == [
+        Release("first-chat")
     ]
     assert buffer.add_span(span(2, 3, 4), tool('{"total": 1243500}', "call_1"), "tool").releases == [
         Release("tool")
@@ -165,10 +165,30 @@ def test_skip_reasons_for_unreadable_spans() -> None:
     buffer = make_buffer()
     no_content = buffer.add_span(span(1, 0, 1), chat(None, content_captured=False), "a").releases
     truncated = buffer.add_span(span(2, 0, 1), chat(None, content_truncated=True), "b").releases
-    tool_call_only = buffer.add_span(span(3, 0, 1), chat(None), "c").releases
+    empty = buffer.add_span(span(3, 0, 1), chat(None), "c").releases
     assert no_content == [Release("a", skip="content_not_captured")]
     assert truncated == [Release("b", skip="malformed")]
-    assert tool_call_only == [Release("c", skip="no_answer")]
+    assert empty == [Release("c", skip="no_answer")]
+
+
+def test_tool_call_steps_are_released_without_a_skip() -> None:
+    buffer = make_buffer()
+    step = buffer.add_span(span(1, 0, 1), chat(None, INVOICE, tool_call_step=True), "step").releases
+    assert step == [Release("step")]
+    # The step's tool inputs still count as evidence for the answer that follows.
+    (release,) = buffer.add_span(span(2, 2, 3), chat(ANSWER), "final").releases
+    assert release.turn is not None and release.turn.evidence == (INVOICE,)
+
+
+def test_event_form_tool_call_choice_makes_a_content_free_span_a_step() -> None:
+    buffer = make_buffer()
+    choice = LogFacts("semconv_events", tool_call_step=True)
+    assert buffer.add_log(LogEventRecord(TRACE, 1, "gen_ai.choice"), choice).releases == []
+    released = buffer.add_span(span(1, 0, 1), chat(None, content_captured=False), "step").releases
+    assert released == [Release("step")]
+    # Without the choice the same content-free span is an honest content_not_captured skip.
+    unlogged = buffer.add_span(span(2, 0, 1), chat(None, content_captured=False), "bare").releases
+    assert unlogged == [Release("bare", skip="content_not_captured")]
 
 
 def test_truncated_content_marks_the_turn_evidence_truncated() -> None:

@@ -166,6 +166,14 @@ def test_unscorable_spans_are_counted_by_reason(make_pipeline: PipelineFactory) 
         "gen_ai.output.messages": tool_call,
     }
     with tracer.start_as_current_span("chat tool-call", attributes=tool_call_attributes):
+        pass  # an intermediate step of a healthy turn: released without a skip
+    filtered_attributes = {
+        **tool_call_attributes,
+        "gen_ai.output.messages": messages(
+            {"role": "assistant", "parts": [], "finish_reason": "content_filter"}
+        ),
+    }
+    with tracer.start_as_current_span("chat filtered", attributes=filtered_attributes):
         pass
     with tracer.start_as_current_span("POST /ask"):  # one trace: dedup is per trace
         emit_chat(tracer, GROUNDED_ANSWER, name="chat first", response_id="chatcmpl-dup")
@@ -176,9 +184,10 @@ def test_unscorable_spans_are_counted_by_reason(make_pipeline: PipelineFactory) 
         return pipeline.counter(names.METRIC_SKIPPED.name, **{names.ATTR_SKIP_REASON: reason})
 
     assert skipped("content_not_captured") == 1
-    assert skipped("no_answer") == 1
+    assert skipped("no_answer") == 1  # the filtered completion, not the tool-call step
     assert skipped("duplicate") == 1
-    assert len(pipeline.spans.get_finished_spans()) == 5
+    assert pipeline.counter(names.METRIC_SKIPPED.name) == 3
+    assert len(pipeline.spans.get_finished_spans()) == 6
     assert names.ATTR_SCORE not in (pipeline.finished()["chat second"].attributes or {})
 
 

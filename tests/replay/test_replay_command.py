@@ -45,6 +45,8 @@ def test_replay_reproduces_the_live_scores(tmp_path: Path, recording: Path) -> N
     assert live, "the recording carries the processor's scores"
     assert {turn["trace_id"]: turn["score"] for turn in report["turns"]} == live
     assert report["summary"]["turns"] == len(live) == report["summary"]["traces"]
+    # Healthy demo turns: the tool-calling chat step of each is no skip.
+    assert report["summary"]["skipped"] == {}
 
 
 def test_summary_groups_by_model_and_agent(tmp_path: Path) -> None:
