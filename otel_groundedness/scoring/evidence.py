@@ -34,7 +34,6 @@ _KEYED_NUMBER = re.compile(
 )
 _CURRENCY_KEYS = ("currency", "currency_code", "currencyCode", "ccy")
 _CURRENCY_KEY_SET = frozenset(_CURRENCY_KEYS)
-_SIMPLE_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _NUMBER_COST = 8  # bytes charged per number: a typical literal, without rendering every one
 _LARGEST_INT = 10**308  # beyond this an int has no float value
 _SHORT = 64  # strings up to this length are classified once per walk and remembered
@@ -67,7 +66,7 @@ def render_path(path: Path) -> str | None:
             parts.append(".")
         elif isinstance(key, int):
             parts.append(f"[{key}]")
-        elif _SIMPLE_KEY.fullmatch(key):
+        elif key.isascii() and key.isidentifier():  # [A-Za-z_][A-Za-z0-9_]*
             parts.append(f".{key}")
         else:
             parts.append(f"[{json.dumps(key, ensure_ascii=False)}]")

@@ -50,7 +50,7 @@ _MAGNITUDE_MIN_DIGITS = 2
 _HASH_PREFIX = 7  # an abbreviated git hash keeps at least this many characters
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: built once per answer atom, and frozen init costs twice as much
 class Judgement:
     verdict: Verdict
     reason: str
