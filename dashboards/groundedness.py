@@ -426,14 +426,15 @@ def _health() -> list[Builder[dashboard.Panel]]:
         _timeseries(
             "Skipped turns by reason",
             "GenAI spans not scored, by reason (no_answer, content_not_captured, malformed, duplicate, "
-            "not_final, ...). Healthy: only structural skips (not_final, duplicate); content_not_captured "
-            "means message content capture is off, so nothing can be checked.",
+            "not_final, ...). Healthy: zero or only structural skips (not_final, duplicate); tool-calling "
+            "steps are no skips; no_answer means answer spans came back empty or filtered; "
+            "content_not_captured means message content capture is off, so nothing can be checked.",
             width=6,
         )
         .with_target(
             _query(
                 "A",
-                q.sum_of("rate", names.METRIC_SKIPPED, q.SKIP_REASON_LABEL),
+                q.zero_if_absent(q.sum_of("rate", names.METRIC_SKIPPED, q.SKIP_REASON_LABEL)),
                 f"{{{{{q.SKIP_REASON_LABEL}}}}}",
             )
         )
