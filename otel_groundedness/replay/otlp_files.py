@@ -20,6 +20,8 @@ from google.protobuf.message import DecodeError
 from opentelemetry.proto.collector.logs.v1.logs_service_pb2 import ExportLogsServiceRequest
 from opentelemetry.proto.collector.metrics.v1.metrics_service_pb2 import ExportMetricsServiceRequest
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
+from opentelemetry.proto.logs.v1.logs_pb2 import LogRecord
+from opentelemetry.proto.trace.v1.trace_pb2 import Span
 
 from otel_groundedness.records import LogEventRecord, SpanRecord
 from otel_groundedness.replay.otlp_codec import (
@@ -102,6 +104,8 @@ def _iter_json_lines(path: Path, stream: BinaryIO) -> Iterator[Chunk]:
             document = json.loads(line)
         except (json.JSONDecodeError, UnicodeDecodeError) as error:
             raise InvalidInputError(f"{path}:{number}: not JSON ({error})") from error
+        except RecursionError as error:
+            raise InvalidInputError(f"{path}:{number}: JSON nested too deeply") from error
         if not isinstance(document, dict):
             raise InvalidInputError(f"{path}:{number}: expected an OTLP JSON object per line")
         yield _chunk_from_json(document, offset, f"{path}:{number}")
@@ -112,12 +116,16 @@ def _chunk_from_json(document: dict[str, Any], offset: int, where: str) -> Chunk
         _rewrite_ids(document, _hex_to_base64)
         if "resourceSpans" in document:
             traces = json_format.ParseDict(document, ExportTraceServiceRequest(), ignore_unknown_fields=True)
+            _check_span_ids(_spans_of(traces))
             return Chunk(offset, spans=list(spans_from_request(traces)))
         if "resourceLogs" in document:
             logs = json_format.ParseDict(document, ExportLogsServiceRequest(), ignore_unknown_fields=True)
+            _check_log_ids(_log_records_of(logs))
             return Chunk(offset, log_events=list(log_events_from_request(logs)))
     except (json_format.ParseError, ValueError, TypeError) as error:
         raise InvalidInputError(f"{where}: invalid OTLP JSON: {error}") from error
+    except RecursionError as error:
+        raise InvalidInputError(f"{where}: invalid OTLP JSON: nested too deeply") from error
     if "resourceMetrics" in document or not document:
         return Chunk(offset)
     raise InvalidInputError(
@@ -144,15 +152,13 @@ def _chunk_from_proto(payload: bytes, offset: int, where: str) -> Chunk:
     # each type and keep the one that decodes with ids of the right widths.
     traces = _decode(ExportTraceServiceRequest, payload)
     if traces is not None:
-        spans = [span for rs in traces.resource_spans for ss in rs.scope_spans for span in ss.spans]
-        if spans and all(
-            len(s.trace_id) == 16 and len(s.span_id) == 8 and s.end_time_unix_nano for s in spans
-        ):
+        spans = _spans_of(traces)
+        if spans and all(s.end_time_unix_nano and _span_id_problem(s) is None for s in spans):
             return Chunk(offset, spans=list(spans_from_request(traces)))
     logs = _decode(ExportLogsServiceRequest, payload)
     if logs is not None:
-        records = [r for rl in logs.resource_logs for sl in rl.scope_logs for r in sl.log_records]
-        if records and all(len(r.trace_id) in (0, 16) and len(r.span_id) in (0, 8) for r in records):
+        records = _log_records_of(logs)
+        if records and all(_log_id_problem(r) is None for r in records):
             return Chunk(offset, log_events=list(log_events_from_request(logs)))
     metrics = _decode(ExportMetricsServiceRequest, payload)
     if metrics is not None and all(
@@ -160,6 +166,53 @@ def _chunk_from_proto(payload: bytes, offset: int, where: str) -> Chunk:
     ):
         return Chunk(offset)
     raise InvalidInputError(f"{where}: not an OTLP traces, logs or metrics protobuf request")
+
+
+def _spans_of(request: ExportTraceServiceRequest) -> list[Span]:
+    return [span for rs in request.resource_spans for ss in rs.scope_spans for span in ss.spans]
+
+
+def _log_records_of(request: ExportLogsServiceRequest) -> list[LogRecord]:
+    return [record for rl in request.resource_logs for sl in rl.scope_logs for record in sl.log_records]
+
+
+def _span_id_problem(span: Span) -> str | None:
+    """What is wrong with a span's ids (OTLP: 16-byte trace id, 8-byte span ids), or None."""
+    return _width_problem(
+        f"span {span.name!r}",
+        (
+            ("traceId", span.trace_id, (16,)),
+            ("spanId", span.span_id, (8,)),
+            ("parentSpanId", span.parent_span_id, (0, 8)),
+        ),
+    )
+
+
+def _log_id_problem(record: LogRecord) -> str | None:
+    """What is wrong with a log record's ids (both absent, or 16-byte trace and 8-byte span id), or None."""
+    return _width_problem(
+        "log record", (("traceId", record.trace_id, (0, 16)), ("spanId", record.span_id, (0, 8)))
+    )
+
+
+def _width_problem(what: str, ids: tuple[tuple[str, bytes, tuple[int, ...]], ...]) -> str | None:
+    for key, value, widths in ids:
+        if len(value) not in widths:
+            return f"{what}: {key} has {len(value)} bytes, expected {' or '.join(map(str, widths))}"
+    return None
+
+
+def _check_span_ids(spans: Iterable[Span]) -> None:
+    # Ids of another width would only fail later, when enriched spans are written back.
+    for span in spans:
+        if (problem := _span_id_problem(span)) is not None:
+            raise ValueError(problem)
+
+
+def _check_log_ids(records: Iterable[LogRecord]) -> None:
+    for record in records:
+        if (problem := _log_id_problem(record)) is not None:
+            raise ValueError(problem)
 
 
 def _decode(message_type: type[_Request], payload: bytes) -> _Request | None:
