@@ -178,16 +178,25 @@ class GroundednessEngine:
     def _score(self, span: ReadableSpan, turn: Turn) -> ReadableSpan:
         started = time.perf_counter()
         report = score(turn.answer, turn.evidence, user_prompt=turn.user_prompt, policy=self._policy)
-        self._instruments.record_evaluation(report, turn.context, time.perf_counter() - started)
+        duration_s = time.perf_counter() - started
         result = evaluation_attributes(report, turn.context.response_id)
-        if self._settings.emit_log_record and span.context is not None:
-            self._evaluation_logger.emit(
-                event_name=names.EVENT_EVALUATION_RESULT,
-                context=set_span_in_context(NonRecordingSpan(span.context)),
-                attributes=result,
-            )
         event = (names.EVENT_EVALUATION_RESULT, result) if self._settings.emit_span_event else None
-        return enriched_copy(span, span_attributes(report, turn.evidence_truncated), event)
+        enriched = enriched_copy(span, span_attributes(report, turn.evidence_truncated), event)
+        # Metrics and the log record are side channels: their failure must not cost the span its score.
+        try:
+            self._instruments.record_evaluation(report, turn.context, duration_s)
+        except Exception:
+            self._report_error()
+        if self._settings.emit_log_record and span.context is not None:
+            try:
+                self._evaluation_logger.emit(
+                    event_name=names.EVENT_EVALUATION_RESULT,
+                    context=set_span_in_context(NonRecordingSpan(span.context)),
+                    attributes=result,
+                )
+            except Exception:
+                self._report_error()
+        return enriched
 
     def _skip(self, reason: str) -> None:
         try:
