@@ -10,7 +10,7 @@ import bisect
 import math
 import operator
 from collections import defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import compress, repeat
 
@@ -115,13 +115,18 @@ class _NumericGroup:
     __slots__ = ("corpus", "entries", "fenced", "name", "values")
 
     def __init__(
-        self, name: str, values: list[float], entries: list[Hit] | list[int], corpus: Corpus | None = None
+        self,
+        name: str,
+        values: list[float],
+        entries: list[Hit] | list[int] | None,
+        corpus: Corpus | None = None,
     ) -> None:
+        """``entries[i]`` is what ``values[i]`` stands for; ``None``: the corpus scalar at position i."""
         order = sorted(range(len(values)), key=values.__getitem__)
         self.name = name
         self.corpus = corpus
         self.values = [values[i] for i in order]
-        self.entries = [entries[i] for i in order]
+        self.entries: Sequence[Hit | int] = order if entries is None else [entries[i] for i in order]
         self.fenced: list[float] | None = None
 
     def _hit(self, position: int) -> Hit:
@@ -274,7 +279,7 @@ class EvidenceIndex:
             corpus = self._corpus
             values = corpus.scalar_values
             if name == "raw":
-                built = _NumericGroup(name, values, list(range(len(values))), corpus)
+                built = _NumericGroup(name, values, None, corpus)
             elif name == "fraction":
                 fractions = [i for i, value in enumerate(values) if -1.0 <= value <= 1.0]
                 built = _NumericGroup(name, [values[i] * 100.0 for i in fractions], fractions, corpus)
@@ -325,8 +330,9 @@ class EvidenceIndex:
         if mask == YEAR:
             corpus = self._corpus
             rows = corpus.scalar_rows
+            first, last = float(YEAR_RANGE.start), float(YEAR_RANGE.stop - 1)
             for position, year in enumerate(corpus.scalar_values):
-                if year.is_integer() and int(year) in YEAR_RANGE and not isinstance(rows[position][2], float):
+                if first <= year <= last and year.is_integer() and not isinstance(rows[position][2], float):
                     table[(YEAR, int(year), None, None)].append(
                         (Hit("raw", corpus.scalar(position), None, year), (int(year), None, None))
                     )
