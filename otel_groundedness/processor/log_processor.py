@@ -8,6 +8,7 @@ joined to their span by trace and span id. Records are passed to ``downstream`` 
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -72,10 +73,13 @@ class GroundednessLogRecordProcessor(LogRecordProcessor):
             self._span_processor.submit_log_event(event)
 
     def force_flush(self, timeout_millis: int = 30000) -> bool:
+        """Process the shared queue, then flush ``downstream``, all within ``timeout_millis``."""
+        deadline = time.monotonic() + timeout_millis / 1000
         flushed = self._span_processor.flush_queue(timeout_millis / 1000)
         for processor in self._downstream:
+            remaining_ms = max(0, int((deadline - time.monotonic()) * 1000))
             try:
-                flushed = processor.force_flush(timeout_millis) and flushed
+                flushed = processor.force_flush(remaining_ms) and flushed
             except Exception:
                 _logger.debug("otel-groundedness: downstream force_flush raised", exc_info=True)
                 flushed = False
