@@ -35,7 +35,7 @@ def assert_final_chat(span: dict[str, Any], run: dict[str, Any], convention: str
     ]
     assert facts["user_prompt"] == PROMPT
     assert (facts["is_agent"], facts["is_tool"], facts["content_captured"]) == (False, False, True)
-    assert facts["content_truncated"] is False
+    assert facts["content_truncated"] is False and facts["tool_call_step"] is False
     context = facts["context"]
     assert (context["provider"], context["request_model"], context["operation"]) == ("openai", MODEL, "chat")
     assert context["response_id"] == exchange["response_ids"][1]
@@ -43,7 +43,7 @@ def assert_final_chat(span: dict[str, Any], run: dict[str, Any], convention: str
 
 def assert_tool_call_step(span: dict[str, Any], run: dict[str, Any]) -> None:
     facts = span["facts"]
-    assert facts["answer"] is None and facts["evidence"] == []
+    assert facts["answer"] is None and facts["evidence"] == [] and facts["tool_call_step"] is True
     assert facts["user_prompt"] == PROMPT
     assert facts["context"]["response_id"] == run["exchange"]["response_ids"][0]
 
@@ -78,7 +78,7 @@ def test_openai_v2_latest_experimental_spans_and_details_event(mode: str) -> Non
     assert set(details) == {first["span_id"], final["span_id"]}
     assert details[final["span_id"]]["answer"] == ANSWER
     assert [e["content"] for e in details[final["span_id"]]["evidence"]] == [TOOL_RESULT]
-    assert details[first["span_id"]]["answer"] is None
+    assert details[first["span_id"]]["answer"] is None and details[first["span_id"]]["tool_call_step"] is True
 
 
 @pytest.mark.parametrize("mode", RUNS)
@@ -97,6 +97,7 @@ def test_openai_v2_default_mode_puts_content_in_per_message_events(mode: str) ->
     assert by_event["gen_ai.choice"]["answer"] == ANSWER
     first_choice = [log for log in run["logs"] if log["span_id"] == first["span_id"]][-1]
     assert first_choice["event_name"] == "gen_ai.choice" and first_choice["facts"]["answer"] is None
+    assert first_choice["facts"]["tool_call_step"] is True
 
 
 @pytest.mark.parametrize("mode", RUNS)
