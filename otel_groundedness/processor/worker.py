@@ -117,11 +117,16 @@ class ScoringWorker(Generic[T]):
         return self._wait_for(_Marker(stop=False), timeout_s)
 
     def shutdown(self, timeout_s: float) -> bool:
-        """Handle what is queued, drain the handler, stop the thread; all within ``timeout_s``."""
+        """Handle what is queued, drain the handler, stop the thread; all within ``timeout_s``.
+
+        A second caller waits for the first one's thread, so that it does not return (and let its
+        caller shut downstream down) while items are still being forwarded.
+        """
         with self._lock:
-            if self._closed:
-                return True
-            self._closed = True
+            already_closed, self._closed = self._closed, True
+        if already_closed:
+            self._thread.join(timeout_s)
+            return not self._thread.is_alive()
         deadline = time.monotonic() + timeout_s
         finished = self._wait_for(_Marker(stop=True), timeout_s)
         self._thread.join(max(0.0, deadline - time.monotonic()))

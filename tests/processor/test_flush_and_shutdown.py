@@ -1,4 +1,4 @@
-"""``force_flush(timeout)`` keeps to its budget: what the queue used up is not given again downstream."""
+"""Flush and shutdown keep their promises: the timeout budget, and downstream shut only after the drain."""
 
 from __future__ import annotations
 
@@ -64,3 +64,22 @@ def test_log_processor_flush_gives_downstream_only_the_time_left(make_pipeline: 
         assert downstream.budgets and downstream.budgets[0] < 300
     finally:
         stall.released.set()
+
+
+def test_a_second_concurrent_shutdown_waits_for_the_first_before_shutting_downstream(
+    make_pipeline: PipelineFactory,
+) -> None:
+    exporter = InMemorySpanExporter()
+    stall = StallingProcessor(SimpleSpanProcessor(exporter))
+    pipeline = make_pipeline(stall)
+    emit_chat(pipeline.tracer, GROUNDED_ANSWER)
+    assert stall.entered.wait(10)
+    callers = [threading.Thread(target=pipeline.processor.shutdown) for _ in range(2)]
+    for caller in callers:
+        caller.start()
+    # Neither caller may finish (and shut the exporter) while the worker still holds the span.
+    callers[0].join(0.5)
+    stall.released.set()
+    for caller in callers:
+        caller.join(10)
+    assert [span.name for span in exporter.get_finished_spans()] == ["chat gpt-4o-mini"]
