@@ -112,8 +112,6 @@ class ScoringWorker(Generic[T]):
 
     def flush(self, timeout_s: float) -> bool:
         """Wait until everything queued so far is handled; on timeout abandon what is left."""
-        if self._closed:
-            return True
         return self._wait_for(_Marker(stop=False), timeout_s)
 
     def shutdown(self, timeout_s: float) -> bool:
@@ -138,6 +136,9 @@ class ScoringWorker(Generic[T]):
 
     def _wait_for(self, marker: _Marker, timeout_s: float) -> bool:
         with self._lock:
+            # Checked under the lock: a flush marker queued behind the stop marker would never be reached.
+            if self._closed and not marker.stop:
+                return True
             self._queue.append(marker)
             wake, self._idle = self._idle, False
         if wake:
