@@ -13,6 +13,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import compress, repeat
+from typing import TypeAlias
 
 from otel_groundedness.scoring import context
 from otel_groundedness.scoring.atoms import ATOM_KINDS, Atom, CalendarDate, Identifier, Quantity
@@ -31,6 +32,10 @@ PER_WINDOW = 8
 
 DateReading = tuple[int | None, int | None, int | None]
 DateKey = tuple[int, int | None, int | None, int | None]  # (component mask, y, m, d projected)
+# A date atom of a fragment, (fragment, value, start, end), or the corpus position of a raw integer
+# read as a year: date evidence is repeated across records, and an entry costs less than a Hit.
+_DateAtom: TypeAlias = "tuple[Fragment, CalendarDate, int, int]"
+_DateEntry: TypeAlias = "_DateAtom | int"
 
 
 class Hit:
@@ -216,13 +221,13 @@ class EvidenceIndex:
         the others are extracted (they still shadow overlapping figures) but not indexed."""
         self._corpus = corpus
         self._numeric_hits: dict[str, list[Hit]] = {"money": [], "percent": [], "number": []}
-        self._date_hits: list[Hit] = []
+        self._date_atoms: list[_DateAtom] = []
         self._identifier_hits: list[Hit] = []
         self._extract_all(extract, wanted or EvidenceNeeds.everything())
         self._groups: dict[str, _NumericGroup] = {}
         self._nonempty: dict[tuple[str, ...], list[str]] = {}
-        self._dates: dict[int, dict[DateKey, list[tuple[Hit, DateReading]]]] = {}
-        self._readings: list[tuple[Hit, DateReading, int]] | None = None
+        self._dates: dict[int, dict[DateKey, list[tuple[_DateEntry, DateReading]]]] = {}
+        self._readings: list[tuple[_DateAtom, DateReading, int]] | None = None
         self._identifiers: dict[tuple[str, str], list[Hit]] | None = None
         self._identifier_neighbours: dict[tuple[str, str], list[Hit]] | None = None
         self._identifier_prefixes: dict[tuple[str, str], list[Hit]] | None = None
@@ -261,9 +266,12 @@ class EvidenceIndex:
                 self._numeric_hits[kind].extend(
                     [Hit(kind, fragment, value, number, tolerance, start, end) for fragment in fragments]
                 )
+            elif isinstance(value, CalendarDate):
+                self._date_atoms.extend([(fragment, value, start, end) for fragment in fragments])
             else:
-                hits = self._date_hits if kind == "date" else self._identifier_hits
-                hits.extend([Hit(kind, fragment, value, 0.0, 0.0, start, end) for fragment in fragments])
+                self._identifier_hits.extend(
+                    [Hit(kind, fragment, value, 0.0, 0.0, start, end) for fragment in fragments]
+                )
 
     # --- numbers -----------------------------------------------------------------------------
 
@@ -316,45 +324,50 @@ class EvidenceIndex:
     # --- dates -------------------------------------------------------------------------------
 
     def dates(self, mask: int, reading: DateReading) -> list[tuple[Hit, DateReading]]:
-        """Evidence readings that state every component in ``mask`` (bits y=4, m=2, d=1) with these values.
+        """Evidence readings that state every component in ``mask`` (bits y=4, m=2, d=1) with these values,
+        the first ``PER_RANGE`` of them.
 
-        One table per mask, built on first use: most answers only ever ask for full dates.
+        One table per mask, built on first use: most answers only ever ask for full dates. Entries
+        become hits only when returned.
         """
         table = self._dates.get(mask)
         if table is None:
             table = self._dates[mask] = self._date_table(mask)
-        return table.get(_date_key(mask, reading), [])
+        bucket = table.get(_date_key(mask, reading), ())
+        return [(self._date_hit(entry), matched) for entry, matched in bucket[:PER_RANGE]]
 
-    def _date_table(self, mask: int) -> dict[DateKey, list[tuple[Hit, DateReading]]]:
-        table: dict[DateKey, list[tuple[Hit, DateReading]]] = defaultdict(list)
+    def _date_hit(self, entry: _DateEntry) -> Hit:
+        if isinstance(entry, int):  # a raw integer read as a year
+            return Hit("raw", self._corpus.scalar(entry), None, self._corpus.scalar_values[entry])
+        fragment, value, start, end = entry
+        return Hit("date", fragment, value, 0.0, 0.0, start, end)
+
+    def _date_table(self, mask: int) -> dict[DateKey, list[tuple[_DateEntry, DateReading]]]:
+        table: dict[DateKey, list[tuple[_DateEntry, DateReading]]] = defaultdict(list)
         if mask == YEAR:
-            corpus = self._corpus
-            rows = corpus.scalar_rows
+            rows = self._corpus.scalar_rows
             first, last = float(YEAR_RANGE.start), float(YEAR_RANGE.stop - 1)
-            for position, year in enumerate(corpus.scalar_values):
+            for position, year in enumerate(self._corpus.scalar_values):
                 if first <= year <= last and year.is_integer() and not isinstance(rows[position][2], float):
-                    table[(YEAR, int(year), None, None)].append(
-                        (Hit("raw", corpus.scalar(position), None, year), (int(year), None, None))
-                    )
+                    table[(YEAR, int(year), None, None)].append((position, (int(year), None, None)))
         # Readings of exactly this granularity first: lookups read only the head of a bucket.
-        coarser: list[tuple[DateKey, Hit, DateReading]] = []
-        for hit, reading, stated in self._date_readings():
+        coarser: list[tuple[DateKey, _DateAtom, DateReading]] = []
+        for atom, reading, stated in self._date_readings():
             if stated == mask:
-                table[(mask, *reading)].append((hit, reading))
+                table[(mask, *reading)].append((atom, reading))
             elif stated & mask == mask:
-                coarser.append((_date_key(mask, reading), hit, reading))
-        for key, hit, reading in coarser:
-            table[key].append((hit, reading))
+                coarser.append((_date_key(mask, reading), atom, reading))
+        for key, atom, reading in coarser:
+            table[key].append((atom, reading))
         return table
 
-    def _date_readings(self) -> list[tuple[Hit, DateReading, int]]:
-        """Every (hit, reading, mask of the components it states), computed once for all tables."""
+    def _date_readings(self) -> list[tuple[_DateAtom, DateReading, int]]:
+        """Every (date atom, reading, mask of the components it states), computed once for all tables."""
         if self._readings is None:
             self._readings = [
-                (hit, reading, date_mask(reading))
-                for hit in self._date_hits
-                if isinstance(hit.value, CalendarDate)
-                for reading in hit.value.readings
+                (atom, reading, date_mask(reading))
+                for atom in self._date_atoms
+                for reading in atom[1].readings
             ]
         return self._readings
 
