@@ -55,21 +55,24 @@ class GroundednessLogRecordProcessor(LogRecordProcessor):
         flags = record.trace_flags
         if flags is not None and not flags.sampled:
             return
+        attributes = record.attributes or {}
+        name = record.event_name or attributes.get("event.name")
+        # Decided before copying anything: most log records of an application are not GenAI events,
+        # and our own evaluation records come back through the same provider as output, not input.
+        if not isinstance(name, str) or not name.startswith(_GENAI_EVENT_PREFIX):
+            return
+        if name == names.EVENT_EVALUATION_RESULT:
+            return
         event = log_record_from_sdk(
             record.trace_id,
             record.span_id,
-            record.event_name,
+            name,
             # Copied: the SDK record stays writable for later processors.
-            dict(record.attributes or {}),
+            dict(attributes),
             record.body,
             record.timestamp,
         )
-        # Our own evaluation records come back through the same provider; they are output, not input.
-        if (
-            event is not None
-            and event.event_name.startswith(_GENAI_EVENT_PREFIX)
-            and event.event_name != names.EVENT_EVALUATION_RESULT
-        ):
+        if event is not None:
             self._span_processor.submit_log_event(event)
 
     def force_flush(self, timeout_millis: int = 30000) -> bool:
