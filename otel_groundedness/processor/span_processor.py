@@ -108,7 +108,8 @@ class GroundednessSpanProcessor(SpanProcessor):
             emit_span_event=emit_span_event,
             emit_log_record=emit_log_record,
         )
-        self._instruments = GroundednessInstruments(meter_provider, lambda: self._worker.queue_size)
+        # The gauge may be read before the worker exists (a metric collection during construction).
+        self._instruments = GroundednessInstruments(meter_provider, self._queue_size)
         self._engine = GroundednessEngine(
             self._downstream,
             settings=self.settings,
@@ -121,6 +122,10 @@ class GroundednessSpanProcessor(SpanProcessor):
             max_queue_size=self.settings.max_queue_size,
             tick_interval_s=min(_MAX_TICK_INTERVAL_S, self.settings.trace_ttl_s / 4),
         )
+
+    def _queue_size(self) -> int:
+        worker: ScoringWorker[WorkItem] | None = getattr(self, "_worker", None)
+        return worker.queue_size if worker is not None else 0
 
     @property
     def worker_errors(self) -> int:
