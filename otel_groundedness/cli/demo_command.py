@@ -4,6 +4,7 @@ a scripted local model with injected faults, scored live by the processor."""
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from pathlib import Path
 
@@ -39,6 +40,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=0.25,
         metavar="F",
         help="share of streamed responses (default 0.25)",
+    )
+    parser.add_argument(
+        "--pace",
+        type=_turns_per_second,
+        default=0.0,
+        metavar="TURNS_PER_SECOND",
+        help="space the turns evenly at this rate, so scrapers see the counters grow (default 0 = as fast "
+        "as possible)",
     )
     parser.add_argument(
         "--otlp-endpoint",
@@ -83,6 +92,7 @@ def run(args: argparse.Namespace) -> int:
         seed=args.seed,
         semconv=args.semconv,
         stream_share=args.stream_share,
+        pace=args.pace,
         otlp_endpoint=args.otlp_endpoint,
         otlp_file=args.otlp_file,
         prometheus_port=args.prometheus_port,
@@ -103,6 +113,16 @@ def _positive_int(text: str) -> int:
     value = _int(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be >= 1: {text!r}")
+    return value
+
+
+def _turns_per_second(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not (math.isfinite(value) and value >= 0):
+        raise argparse.ArgumentTypeError(f"must be a finite number >= 0: {text!r}")
     return value
 
 

@@ -7,9 +7,10 @@ client, the groundedness processor, and (optionally) a Prometheus endpoint and O
 from __future__ import annotations
 
 import json
+import math
 import os
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -60,6 +61,7 @@ class DemoOptions:
     seed: int = 7
     semconv: Semconv = "latest"
     stream_share: float = 0.25
+    pace: float = 0.0  # turns per second, evenly spaced; 0 = as fast as possible
     otlp_endpoint: str | None = None
     otlp_file: Path | None = None
     prometheus_port: int = 9464
@@ -72,6 +74,8 @@ class DemoOptions:
 def run_demo(options: DemoOptions, *, console: Console | None = None) -> DemoSummary:
     """Run the demo end to end and return its summary (also printed to ``console``)."""
     console = console if console is not None else Console()
+    if not (math.isfinite(options.pace) and options.pace >= 0):
+        raise DemoError(f"pace must be a finite number of turns per second >= 0, got {options.pace!r}")
     started = time.perf_counter()
     planned = plan_turns(
         options.turns, fault_rate=options.fault_rate, stream_share=options.stream_share, seed=options.seed
@@ -96,7 +100,7 @@ def run_demo(options: DemoOptions, *, console: Console | None = None) -> DemoSum
             )
             results: list[tuple[int | None, str | None]] = []
             with LiveView(console, len(planned), enabled=options.live) as view:
-                for turn in planned:
+                for turn in _paced(planned, options.pace):
                     result = agent.run(turn)
                     results.append((result.trace_id, result.error))
                     view.update(len(results), list(telemetry.tap.scores().values()))
@@ -117,6 +121,19 @@ def run_demo(options: DemoOptions, *, console: Console | None = None) -> DemoSum
         print_summary(console, summary)
         _linger(console, options, telemetry)
     return summary
+
+
+def _paced(planned: Iterable[PlannedTurn], pace: float) -> Iterator[PlannedTurn]:
+    """Release turn ``i`` no earlier than ``i / pace`` seconds after the first (all at once for 0).
+
+    The schedule is fixed at the start: turns that fall behind run back to back until they catch up,
+    instead of shifting every later turn; a run that keeps up lasts ``(turns - 1) / pace`` s plus one turn.
+    """
+    start = time.monotonic()
+    for index, turn in enumerate(planned):
+        if pace > 0:
+            time.sleep(max(0.0, start + index / pace - time.monotonic()))
+        yield turn
 
 
 def _scripted(turn: PlannedTurn) -> ScriptedTurn:

@@ -30,7 +30,16 @@ def test_prometheus_port_in_use(tmp_path: Path, capsys: pytest.CaptureFixture[st
 
 
 @pytest.mark.parametrize(
-    "bad", [["--turns", "0"], ["--fault-rate", "1.5"], ["--stream-share", "x"], ["--semconv", "v2"]]
+    "bad",
+    [
+        ["--turns", "0"],
+        ["--fault-rate", "1.5"],
+        ["--stream-share", "x"],
+        ["--semconv", "v2"],
+        ["--pace", "-2"],
+        ["--pace", "nan"],
+        ["--pace", "fast"],
+    ],
 )
 def test_invalid_flags_are_usage_errors(tmp_path: Path, bad: list[str]) -> None:
     with pytest.raises(SystemExit) as stopped:
