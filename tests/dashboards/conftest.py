@@ -10,6 +10,8 @@ from tests.e2e.conftest import (
     collector,
     collector_binary,
     demo_app,
+    demo_metrics_port,
+    prometheus_server,
     prometheus_with_demo_traffic,
 )
 
@@ -19,5 +21,7 @@ __all__ = [
     "collector",
     "collector_binary",
     "demo_app",
+    "demo_metrics_port",
+    "prometheus_server",
     "prometheus_with_demo_traffic",
 ]

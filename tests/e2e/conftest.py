@@ -2,6 +2,9 @@
 Prometheus scraping both metric paths. Other suites rely on ``prometheus_with_demo_traffic`` (an
 object with ``.url``: a running Prometheus that has scraped every metric the demo emits and loaded
 the alert rules); keep its name and meaning stable.
+
+Prometheus starts before the demo, and the demo paces its turns over several scrape intervals, so the
+counters grow between samples and the rate/increase-based rules see real traffic.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from typing import Any, TypeVar
 import pytest
 
 from .promql import APP_JOB, exposed_series, scraped_series_by_job
-from .services import COLLECTOR_BIN, COLLECTOR_DIR
+from .services import COLLECTOR_BIN, COLLECTOR_DIR, free_port
 from .stack import (
     Alertmanager,
     Collector,
@@ -31,8 +34,14 @@ from .stack import (
 
 T = TypeVar("T")
 
-DEMO_TURNS = 60
+# GroundednessUngroundedShareHigh groups by (agent, model) and needs >= 20 scored turns in a pair with
+# > 10% of them ungrounded. Each of the demo's five agents runs on one model and the families rotate with
+# the turn index, so 140 turns give every pair 26 to 31 scored turns; with this seed and fault rate the
+# ungrounded share per pair is 19% to 27%. At 20 turns per second the traffic spans 7 s, seven scrapes.
+DEMO_TURNS = 140
 DEMO_SEED = 11
+DEMO_FAULT_RATE = 0.4
+DEMO_PACE = 20.0
 # The demo keeps serving its metrics for the whole session (stopped by PID at teardown), because
 # Prometheus marks a vanished target's series stale and instant queries would come back empty.
 DEMO_LINGER_S = 1800
@@ -71,10 +80,21 @@ def collector(
 
 
 @pytest.fixture(scope="session")
+def demo_metrics_port(request: pytest.FixtureRequest) -> int:
+    """The port the demo will serve its metrics on, known before it starts so Prometheus can be ready."""
+    return _shared(request, "demo_metrics_port", free_port, lambda port: None)
+
+
+@pytest.fixture(scope="session")
 def demo_app(
-    request: pytest.FixtureRequest, collector: Collector, tmp_path_factory: pytest.TempPathFactory
+    request: pytest.FixtureRequest,
+    collector: Collector,
+    demo_metrics_port: int,
+    prometheus_server: Prometheus,
+    tmp_path_factory: pytest.TempPathFactory,
 ) -> DemoApp:
-    """The demo after all of its turns: every metric, span and log record has been produced."""
+    """The demo after all of its turns: every metric, span and log record has been produced. It starts
+    once Prometheus is scraping its port (``prometheus_server``), so its whole run is sampled."""
 
     return _shared(
         request,
@@ -82,8 +102,11 @@ def demo_app(
         lambda: start_demo(
             tmp_path_factory.mktemp("demo"),
             collector.otlp_http_url,
+            metrics_port=demo_metrics_port,
             turns=DEMO_TURNS,
             seed=DEMO_SEED,
+            fault_rate=DEMO_FAULT_RATE,
+            pace=DEMO_PACE,
             linger_s=DEMO_LINGER_S,
         ),
         lambda demo: demo.service.stop(),
@@ -108,34 +131,50 @@ def alertmanager(
 
 
 @pytest.fixture(scope="session")
-def prometheus_with_demo_traffic(
+def prometheus_server(
     request: pytest.FixtureRequest,
     collector: Collector,
-    demo_app: DemoApp,
+    demo_metrics_port: int,
     alertmanager: Alertmanager,
     tmp_path_factory: pytest.TempPathFactory,
+) -> Prometheus:
+    """Prometheus with the alert rules loaded, scraping the Collector's exporter and the demo's port
+    (job ``agent-apps``) from before the demo starts; see ``prometheus_with_demo_traffic``."""
+    return _shared(
+        request,
+        "prometheus",
+        lambda: start_prometheus(
+            tmp_path_factory.mktemp("prometheus"),
+            collector_target=collector.exporter_target,
+            app_target=f"127.0.0.1:{demo_metrics_port}",
+            alertmanager_target=alertmanager.target,
+        ),
+        lambda prometheus: prometheus.stop(),
+    )
+
+
+@pytest.fixture(scope="session")
+def prometheus_with_demo_traffic(
+    request: pytest.FixtureRequest, prometheus_server: Prometheus, demo_app: DemoApp
 ) -> Prometheus:
     """Prometheus with the alert rules loaded that has scraped every metric the demo emits, both from
     the demo's endpoint (job ``agent-apps``) and through the Collector's exporter."""
 
-    def start() -> Prometheus:
-        prometheus = start_prometheus(
-            tmp_path_factory.mktemp("prometheus"),
-            collector_target=collector.exporter_target,
-            app_target=demo_app.metrics_target,
-            alertmanager_target=alertmanager.target,
-        )
+    def wait_for_traffic() -> Prometheus:
         expected = exposed_series(demo_app.metrics_url)
 
         def scraped_everything() -> bool | None:
-            by_job = scraped_series_by_job(prometheus.url)
+            by_job = scraped_series_by_job(prometheus_server.url)
             through_collector = set().union(*(names for job, names in by_job.items() if job != APP_JOB))
             complete = expected <= by_job.get(APP_JOB, set()) and expected <= through_collector
             return True if complete else None
 
-        prometheus.service.wait_ready("a sample of every demo metric on both paths", scraped_everything, 60)
+        prometheus_server.service.wait_ready(
+            "a sample of every demo metric on both paths", scraped_everything, 60
+        )
         # One more evaluation round so the rules have seen the data too.
         time.sleep(2)
-        return prometheus
+        return prometheus_server
 
-    return _shared(request, "prometheus", start, lambda prometheus: prometheus.stop())
+    # Stopped by the ``prometheus_server`` entry; this one only records that the wait is done.
+    return _shared(request, "prometheus_with_demo_traffic", wait_for_traffic, lambda prometheus: None)

@@ -89,19 +89,30 @@ class DemoApp:
         return f"http://{self.metrics_target}/metrics"
 
 
-def start_demo(workdir: Path, otlp_endpoint: str, *, turns: int, seed: int, linger_s: float) -> DemoApp:
+def start_demo(
+    workdir: Path,
+    otlp_endpoint: str,
+    *,
+    metrics_port: int,
+    turns: int,
+    seed: int,
+    fault_rate: float,
+    pace: float,
+    linger_s: float,
+) -> DemoApp:
     """``otel-groundedness demo`` exporting OTLP to ``otlp_endpoint`` and serving its own Prometheus
-    endpoint; returns once all turns are done (its JSON report is written after the last turn)."""
-    port = free_port()
+    endpoint on ``metrics_port``, ``pace`` turns per second; returns once all turns are done (its JSON
+    report is written after the last turn)."""
     report = workdir / "demo-report.json"
     argv = [
-        sys.executable, "-m", "otel_groundedness", "demo", "--turns", str(turns), "--fault-rate", "0.3",
-        "--seed", str(seed), "--otlp-endpoint", otlp_endpoint, "--prometheus-port", str(port),
+        sys.executable, "-m", "otel_groundedness", "demo", "--turns", str(turns),
+        "--fault-rate", str(fault_rate), "--seed", str(seed), "--pace", str(pace),
+        "--otlp-endpoint", otlp_endpoint, "--prometheus-port", str(metrics_port),
         "--linger", str(linger_s), "--no-live", "--html", str(workdir / "demo-report.html"),
         "--json", str(report),
     ]  # fmt: skip
     service = start_service("demo", argv, workdir)
-    demo = DemoApp(service, f"127.0.0.1:{port}")
+    demo = DemoApp(service, f"127.0.0.1:{metrics_port}")
     service.wait_ready("all turns done", lambda: True if report.exists() else None, timeout=180)
     service.wait_ready("metrics endpoint", lambda: http_ok(demo.metrics_url), timeout=30)
     return demo

@@ -3,6 +3,7 @@ silent, every alert is actionable, and every series they read belongs to an inst
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 from collections import defaultdict
@@ -20,6 +21,7 @@ pytestmark = pytest.mark.e2e
 
 RULES = PROMETHEUS_DIR / "groundedness-rules.yml"
 RULE_TESTS = PROMETHEUS_DIR / "groundedness-rules.test.yml"
+DASHBOARD = REPO / "dashboards/grafana/llm-groundedness.json"
 
 # PromQL words that are not series names: functions (followed by "("), operators and modifiers.
 _KEYWORDS = {
@@ -108,7 +110,12 @@ def test_alert_is_actionable(rule: dict[str, Any]) -> None:
     annotations = rule["annotations"]
     assert annotations["summary"] and "{{ $labels." in annotations["summary"]
     assert len(annotations["description"]) > 200, "the description must say what to check"
-    assert annotations["dashboard"].startswith("Grafana:")
+    board = json.loads(DASHBOARD.read_text())
+    assert annotations["dashboard"].startswith(f"Grafana: {board['title']} dashboard, ")
+    # Every quoted name is a panel or row the on-call person will find on that dashboard.
+    titles = {panel["title"] for panel in _panels(board["panels"])}
+    quoted = re.findall(r"'([^']+)'", annotations["dashboard"])
+    assert quoted and set(quoted) <= titles, set(quoted) - titles
     doc, anchor = annotations["runbook"].split("#")
     headings = re.findall(r"^#+ (.+)$", (REPO / doc).read_text(), flags=re.MULTILINE)
     assert anchor in {heading.strip().lower() for heading in headings}, f"{doc} has no section {anchor}"
@@ -138,3 +145,8 @@ def test_series_extraction_sees_renamed_metrics() -> None:
     assert series_in(expr) == {"groundedness_scores_renamed_bucket", "groundedness_turns_total"}
     assert series_owner("groundedness_scores_renamed_bucket") is None
     assert labels_in(expr) == {"le", "gen_ai_agent_name"}
+
+
+def _panels(panels: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Panels and rows, including those nested in collapsed rows."""
+    return [item for panel in panels for item in (panel, *_panels(panel.get("panels", [])))]
