@@ -203,6 +203,7 @@ def cases() -> list[Case]:
             [adversarial(100 * 1024, 2)],
             20 // min(scale, 4),
             None,
+            GroundednessPolicy(max_answer_chars=1 << 20),  # read whole, past the default 32K-char cap
         ),
         Case(
             "(e) 4 KB answer vs 10x4 KB number-dense JSON",
@@ -224,7 +225,8 @@ def cases() -> list[Case]:
 def linearity() -> None:
     """Time per KB of input at 1 MB ÷ at 10 KB, for growing evidence and for adversarial text."""
     rng = random.Random(7)
-    policy = GroundednessPolicy(max_evidence_bytes=4 << 20)
+    # Caps lifted so both sides are read whole: this measures growth, not the caps.
+    policy = GroundednessPolicy(max_evidence_bytes=4 << 20, max_answer_chars=4 << 20)
     answer = answer_from([tool_output(4096, rng)], 1024, rng)
     shapes: list[tuple[str, Callable[[int], Case]]] = [
         ("evidence", lambda size: Case("", answer, [json.dumps(tool_output(size, rng))], 0, None, policy)),

@@ -30,6 +30,7 @@ class GroundednessPolicy:
     answer figure and a context-related evidence figure that still reads as a corruption
     (beyond it: unsupported). ``min_alert_score``: below it a turn is labelled ``ungrounded``.
     ``max_evidence_bytes``: evidence scanned per call; the rest is cut and flagged.
+    ``max_answer_chars``: answer text checked per call; atoms past it are not checked (flagged).
     ``min_number_digits``: bare numbers with fewer digits are ignored as noise. ``locale``: the
     date-order and separator pack. ``label_rule``: which rule drives ``label``. ``anchor_date``:
     resolves relative dates ("yesterday"); without it they are not extracted.
@@ -40,6 +41,7 @@ class GroundednessPolicy:
     contradicted_band: float = 0.15
     min_alert_score: float = 0.8
     max_evidence_bytes: int = 262_144
+    max_answer_chars: int = 32_768
     min_number_digits: int = 4
     locale: str = "en-US"
     label_rule: LabelRule = "atom_ratio"
@@ -60,6 +62,12 @@ class GroundednessPolicy:
             _is_int(self.max_evidence_bytes) and self.max_evidence_bytes > 0,
             "max_evidence_bytes",
             self.max_evidence_bytes,
+            "a positive integer",
+        )
+        _require(
+            _is_int(self.max_answer_chars) and self.max_answer_chars > 0,
+            "max_answer_chars",
+            self.max_answer_chars,
             "a positive integer",
         )
         _require(
@@ -113,6 +121,7 @@ class GroundednessPolicy:
             "contradicted_band": self.contradicted_band,
             "min_alert_score": self.min_alert_score,
             "max_evidence_bytes": self.max_evidence_bytes,
+            "max_answer_chars": self.max_answer_chars,
             "min_number_digits": self.min_number_digits,
             "locale": self.locale,
             "label_rule": self.label_rule,
@@ -192,6 +201,7 @@ _ENV_PARSERS: dict[str, Callable[[str], Any]] = {
     "contradicted_band": _parse_float,
     "min_alert_score": _parse_float,
     "max_evidence_bytes": _parse_int,
+    "max_answer_chars": _parse_int,
     "min_number_digits": _parse_int,
     "locale": str,
     "label_rule": str,

@@ -113,7 +113,8 @@ class GroundednessReport:
     ``score`` is the atom ratio (supported / total), ``None`` for ``no_evidence`` and
     ``no_factual_content``. ``strict_pass`` is True only when every atom is supported.
     ``sentence_score`` is the share of sentences (with atoms) whose atoms are all supported.
-    ``rule`` names the rule that produced ``label``.
+    ``rule`` names the rule that produced ``label``. ``answer_truncated`` says the answer was longer
+    than ``policy.max_answer_chars`` and atoms past that point were not checked.
     """
 
     score: float | None
@@ -128,6 +129,7 @@ class GroundednessReport:
     strict_pass: bool | None
     sentence_score: float | None
     rule: str
+    answer_truncated: bool = False
 
     @property
     def verdicts(self) -> list[AtomVerdict]:
@@ -148,6 +150,7 @@ class GroundednessReport:
             "strict_pass": self.strict_pass,
             "sentence_score": self.sentence_score,
             "rule": self.rule,
+            "answer_truncated": self.answer_truncated,
         }
 
     def to_json(self, *, indent: int | None = None) -> str:

@@ -48,21 +48,24 @@ def score(
     corpus = collect(
         _items(evidence), prompt, policy.max_evidence_bytes, every_string=policy.anchor_date is not None
     )
-    atoms = extract(answer)
+    # The answer is bounded like the evidence: the worker's CPU per turn must not grow without limit.
+    text = answer[: policy.max_answer_chars]
+    answer_truncated = len(text) < len(answer)
+    atoms = extract(text)
     no_evidence = not corpus.has_tool_evidence
     if not atoms:
         label: Label = "no_evidence" if no_evidence else "no_factual_content"
-        return _vacuous(policy, no_evidence, corpus.truncated, label)
+        return _vacuous(policy, no_evidence, corpus.truncated, answer_truncated, label)
     index = EvidenceIndex(corpus, extract, evidence_needs(atoms))
-    spans = sentence_spans(answer, atoms)
+    spans = sentence_spans(text, atoms)
     sentence_of = _sentence_numbers(atoms, spans)
     verdicts = []
     for position, (atom, sentence) in enumerate(zip(atoms, sentence_of, strict=True)):
         previous_end = atoms[position - 1].end if position else 0
-        next_start = atoms[position + 1].start if position + 1 < len(atoms) else len(answer)
-        around = AtomContext(answer, atom.start, atom.end, spans[sentence], (previous_end, next_start))
+        next_start = atoms[position + 1].start if position + 1 < len(atoms) else len(text)
+        around = AtomContext(text, atom.start, atom.end, spans[sentence], (previous_end, next_start))
         verdicts.append(_verdict(atom, judge(atom, index, around, policy.contradicted_band)))
-    return _report(policy, verdicts, sentence_of, no_evidence, corpus.truncated)
+    return _report(policy, verdicts, sentence_of, no_evidence, corpus.truncated, answer_truncated)
 
 
 def _items(evidence: Iterable[Any] | Evidence | Mapping[str, Any] | str | None) -> Iterable[Any]:
@@ -122,7 +125,7 @@ def _iso(reading: DateReading) -> str:
 
 
 def _vacuous(
-    policy: GroundednessPolicy, no_evidence: bool, truncated: bool, label: Label
+    policy: GroundednessPolicy, no_evidence: bool, truncated: bool, answer_truncated: bool, label: Label
 ) -> GroundednessReport:
     return GroundednessReport(
         score=None,
@@ -137,6 +140,7 @@ def _vacuous(
         strict_pass=None,
         sentence_score=None,
         rule=policy.label_rule,
+        answer_truncated=answer_truncated,
     )
 
 
@@ -146,6 +150,7 @@ def _report(
     sentence_of: list[int],
     no_evidence: bool,
     truncated: bool,
+    answer_truncated: bool,
 ) -> GroundednessReport:
     outcome = [verdict.verdict for verdict in verdicts]
     supported = tuple(v for v in verdicts if v.verdict == "supported")
@@ -175,4 +180,5 @@ def _report(
         strict_pass=strict,
         sentence_score=sentences,
         rule=policy.label_rule,
+        answer_truncated=answer_truncated,
     )

@@ -9,7 +9,7 @@ from typing import Any
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from otel_groundedness.scoring import Evidence, GroundednessReport, score
+from otel_groundedness.scoring import Evidence, GroundednessPolicy, GroundednessReport, score
 
 # Fragments that make extraction work hard: figures, separators, currencies, dates, ids, hedges.
 TOKENS = [
@@ -123,8 +123,12 @@ def test_one_megabyte_adversarial_answer_and_evidence_return() -> None:
     check_invariants(small, against_big_evidence)
     assert against_big_evidence.evidence_truncated  # the default cap is 256 KiB
     big = adversarial(megabyte, 3)
-    big_answer = score(big, [small])
-    assert big_answer.total_atoms > 10_000
+    # The whole megabyte is read when the policy allows it; the default checks only the first 32K chars.
+    big_answer = score(big, [small], policy=GroundednessPolicy(max_answer_chars=megabyte))
+    assert big_answer.total_atoms > 10_000 and not big_answer.answer_truncated
+    capped = score(big, [small])
+    assert capped.answer_truncated and 0 < capped.total_atoms < big_answer.total_atoms
+    assert all(verdict.end <= GroundednessPolicy().max_answer_chars for verdict in capped.verdicts)
     assert len(big_answer.supported) + len(big_answer.contradicted) + len(big_answer.unsupported) == (
         big_answer.total_atoms
     )

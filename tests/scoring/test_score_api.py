@@ -7,7 +7,7 @@ import json
 import pytest
 
 import otel_groundedness
-from otel_groundedness.scoring import Evidence, GroundednessPolicy, score
+from otel_groundedness.scoring import Evidence, GroundednessPolicy, GroundednessReport, score
 
 INVOICE = {"invoice": {"id": "INV-2210", "total": 1243500, "currency": "USD", "due": "2025-03-03"}}
 
@@ -117,3 +117,23 @@ def test_enabled_kinds_limit_what_is_scored() -> None:
         "INV-2210 totals $1,243,500.", [INVOICE], policy=GroundednessPolicy(enabled_kinds=("money",))
     )
     assert [v.kind for v in report.verdicts] == ["money"]
+
+
+def test_answer_past_max_answer_chars_is_not_checked_and_is_flagged() -> None:
+    evidence = {"invoice": "INV-2210", "total": 1243500}
+    head = "Invoice INV-2210 totals $1,243,500. "
+    tail = "A later line cites $9,999,999."
+    policy = GroundednessPolicy(max_answer_chars=len(head))
+    report = score(head + tail, [evidence], policy=policy)
+    assert report.answer_truncated is True
+    assert [verdict.text for verdict in report.verdicts] == ["INV-2210", "$1,243,500"]
+    assert report.label == "grounded"
+    assert GroundednessReport.from_dict(report.to_dict()) == report
+    whole = score(head + tail, [evidence])
+    assert whole.answer_truncated is False and whole.total_atoms == 3
+
+
+def test_max_answer_chars_has_an_environment_twin_and_is_validated() -> None:
+    assert GroundednessPolicy.from_env({"OTEL_GROUNDEDNESS_MAX_ANSWER_CHARS": "100"}).max_answer_chars == 100
+    with pytest.raises(ValueError, match="OTEL_GROUNDEDNESS_MAX_ANSWER_CHARS"):
+        GroundednessPolicy.from_env({"OTEL_GROUNDEDNESS_MAX_ANSWER_CHARS": "0"})
