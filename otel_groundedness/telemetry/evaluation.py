@@ -25,6 +25,7 @@ def span_attributes(report: GroundednessReport, evidence_truncated: bool) -> dic
         names.ATTR_ATOMS_CONTRADICTED: len(report.contradicted),
         names.ATTR_ATOMS_UNSUPPORTED: len(report.unsupported),
         names.ATTR_EVIDENCE_TRUNCATED: bool(report.evidence_truncated or evidence_truncated),
+        names.ATTR_ANSWER_TRUNCATED: report.answer_truncated,
     }
     if report.score is not None:
         attributes[names.ATTR_SCORE] = float(report.score)

@@ -30,6 +30,7 @@ ATTR_ATOMS_SUPPORTED = SPAN_PREFIX + "atoms.supported"
 ATTR_ATOMS_CONTRADICTED = SPAN_PREFIX + "atoms.contradicted"
 ATTR_ATOMS_UNSUPPORTED = SPAN_PREFIX + "atoms.unsupported"
 ATTR_EVIDENCE_TRUNCATED = SPAN_PREFIX + "evidence_truncated"
+ATTR_ANSWER_TRUNCATED = SPAN_PREFIX + "answer_truncated"
 ATTR_STRICT_PASS = SPAN_PREFIX + "strict_pass"
 ATTR_SENTENCE_SCORE = SPAN_PREFIX + "sentence_score"
 

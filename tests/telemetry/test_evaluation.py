@@ -55,6 +55,7 @@ def test_span_attributes_carry_score_percent_counts_and_flags() -> None:
         names.ATTR_ATOMS_CONTRADICTED: 1,
         names.ATTR_ATOMS_UNSUPPORTED: 0,
         names.ATTR_EVIDENCE_TRUNCATED: True,
+        names.ATTR_ANSWER_TRUNCATED: False,
         names.ATTR_STRICT_PASS: False,
         names.ATTR_SENTENCE_SCORE: 0.5,
     }
