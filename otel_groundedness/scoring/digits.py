@@ -75,52 +75,73 @@ def variants(of: Mantissa) -> list[Variant]:
     return list(found.values())
 
 
-def variant_windows(of: Mantissa) -> list[tuple[float, float]]:
+# Windows [c * unit - reach, c * unit + reach] for each integer centre c, in the order given.
+WindowRun = tuple["range | list[int]", float, float]
+
+
+class VariantWindows(NamedTuple):
+    """Runs of windows, and the span [firsts[i], lasts[i]] holding every window of run i.
+
+    One probe of a run's span tells whether any of its windows can hold a value: over sparse
+    values most runs hold nothing.
+    """
+
+    runs: list[WindowRun]
+    firsts: list[float]
+    lasts: list[float]
+
+
+def variant_windows(of: Mantissa) -> VariantWindows:
     """Value ranges (positive) holding every figure one digit-level edit from ``of``.
 
     The arithmetic twin of ``variants`` (no strings: it runs once per unsupported figure over
     dense evidence); a window may hold more than the edits, so callers confirm with ``relation``.
+    Centres are exact integers, scaled by one float multiplication.
     """
     digits = of.digits
     length = len(digits)
+    found = VariantWindows([], [], [])
     if length > MAX_MANTISSA_DIGITS:
-        return []
-    # Centres are exact integers scaled by one float multiplication; comprehensions keep the few
-    # hundred windows of a long figure cheap.
-    padded = int(digits) * 10  # one trailing zero: an edit just past the last stated digit counts
+        return found
+    runs, firsts, lasts = found
+
+    def add(centers: range | list[int], unit: float, reach: float) -> None:
+        if centers:
+            runs.append((centers, unit, reach))
+            ranged = isinstance(centers, range)  # ascending: its span is read off its ends
+            firsts.append((centers[0] if ranged else min(centers)) * unit - reach)
+            lasts.append((centers[-1] if ranged else max(centers)) * unit + reach)
+
+    whole = int(digits)
+    padded = whole * 10  # one trailing zero: an edit just past the last stated digit counts
     place = [int(d) for d in digits] + [0]
     unit = 10.0 ** (of.exponent - length)  # value of the padded last place
     reach = 5 * unit  # half a unit of the answer's last stated place
-    centers = [  # adjacent swaps of places i and i + 1 (counted from the left)
-        (padded + (place[i + 1] - place[i]) * 9 * 10 ** (length - 1 - i)) * unit for i in range(length)
+    swaps = [  # adjacent swaps of places i and i + 1 (counted from the left)
+        padded + (place[i + 1] - place[i]) * 9 * 10 ** (length - 1 - i) for i in range(length)
     ]
+    add(swaps, unit, reach)
     for i in range(length + 1):  # one changed digit, never a leading zero
         weight, current = 10 ** (length - i), place[i]
-        centers += [
-            (padded + (d - current) * weight) * unit for d in range(1 if i == 0 else 0, 10) if d != current
-        ]
-    windows = [(center - reach, center + reach) for center in centers]
-    whole = int(digits)
+        base = padded - current * weight
+        add(range(base + (i == 0) * weight, base + current * weight, weight), unit, reach)
+        add(range(base + (current + 1) * weight, base + 10 * weight, weight), unit, reach)
     for shift in (0, 1):  # the evidence has one digit more (the answer dropped it)
         longer_unit = 10.0 ** (of.exponent + shift - length)
-        half = longer_unit / 2
         for i in range(length + 1):
             weight = 10 ** (length - i)
             head, tail = divmod(whole, weight)
-            windows += [
-                (center - half, center + half)
-                for center in [
-                    ((head * 10 + d) * weight + tail) * longer_unit for d in range(1 if i == 0 else 0, 10)
-                ]
-            ]
+            base = head * 10 * weight + tail
+            add(range(base + (i == 0) * weight, base + 10 * weight, weight), longer_unit, longer_unit / 2)
     for shift in (0, -1):  # the evidence has one digit less (the answer added it)
         shorter_unit = 10.0 ** (of.exponent + shift - length + 2)
-        half = shorter_unit / 2
-        for i in range(length):
-            head, rest = divmod(whole, 10 ** (length - i))
-            center = (head * 10 ** (length - i - 1) + rest % 10 ** (length - i - 1)) * shorter_unit
-            windows.append((center - half, center + half))
-    return windows
+        deleted = [
+            head * 10 ** (length - i - 1) + rest % 10 ** (length - i - 1)
+            for i in range(length)
+            for head, rest in [divmod(whole, 10 ** (length - i))]
+        ]
+        add(deleted, shorter_unit, shorter_unit / 2)
+    return found
 
 
 def value_of(digits: str, exponent: int, negative: bool) -> float:

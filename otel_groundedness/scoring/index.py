@@ -17,6 +17,7 @@ from typing import TypeAlias
 
 from otel_groundedness.scoring import context
 from otel_groundedness.scoring.atoms import ATOM_KINDS, Atom, CalendarDate, Identifier, Quantity
+from otel_groundedness.scoring.digits import VariantWindows
 from otel_groundedness.scoring.evidence import Corpus, Fragment, RawScalar, path_labels, render_path
 from otel_groundedness.scoring.report import Citation
 
@@ -150,20 +151,32 @@ class _NumericGroup:
             yield self._hit(position)
             position += 1
 
-    def in_windows(self, lows: list[float], highs: list[float]) -> Iterator[Hit]:
-        """Hits inside any window [lows[i], highs[i]] (``PER_WINDOW`` at most each), in window order."""
+    def in_windows(self, windows: VariantWindows, negative: bool) -> Iterator[Hit]:
+        """Hits inside any window of ``windows`` (``PER_WINDOW`` at most each), in window order;
+        ``negative``: the windows mirrored below zero."""
         if self.fenced is None:
             self.fenced = [*self.values, math.inf]  # a fence: every window start can be read
         fenced = self.fenced
-        # Bisect every window and keep those whose first value lies inside, all in C: most windows
-        # hold nothing, and only the few that do reach Python.
-        starts = list(map(bisect.bisect_left, repeat(fenced), lows))
-        inside = map(operator.le, map(fenced.__getitem__, starts), highs)
-        for start, high in compress(zip(starts, highs, strict=True), inside):
-            position, end = start, min(start + PER_WINDOW, len(self.values))  # never the fence itself
-            while position < end and fenced[position] <= high:
-                yield self._hit(position)
-                position += 1
+        runs, firsts, lasts = windows
+        if negative:
+            firsts, lasts = list(map(operator.neg, lasts)), list(map(operator.neg, firsts))
+        # Bisect every run's span, then every window of the runs holding a value, and keep those
+        # whose first value lies inside, all in C: most hold nothing, and only the few that do
+        # reach Python.
+        first_values = map(fenced.__getitem__, map(bisect.bisect_left, repeat(fenced), firsts))
+        for centers, unit, reach in compress(runs, map(operator.le, first_values, lasts)):
+            scaled = [center * unit for center in centers]
+            if negative:
+                lows, highs = [-(at + reach) for at in scaled], [-(at - reach) for at in scaled]
+            else:
+                lows, highs = [at - reach for at in scaled], [at + reach for at in scaled]
+            starts = list(map(bisect.bisect_left, repeat(fenced), lows))
+            inside = map(operator.le, map(fenced.__getitem__, starts), highs)
+            for start, high in compress(zip(starts, highs, strict=True), inside):
+                position, end = start, min(start + PER_WINDOW, len(self.values))  # never the fence itself
+                while position < end and fenced[position] <= high:
+                    yield self._hit(position)
+                    position += 1
 
     def count(self, low: float, high: float) -> int:
         return bisect.bisect_right(self.values, high) - bisect.bisect_left(self.values, low)

@@ -215,11 +215,7 @@ def _digit_relation(
         candidates = (hit for name in groups for hit in index.group(name).within(low, high))
     else:
         windows = variant_windows(reduced)
-        lows = [low_end for low_end, _ in windows]
-        highs = [high_end for _, high_end in windows]
-        if negative:
-            lows, highs = [-high_end for high_end in highs], [-low_end for low_end in lows]
-        candidates = (hit for name in groups for hit in index.group(name).in_windows(lows, highs))
+        candidates = (hit for name in groups for hit in index.group(name).in_windows(windows, negative))
     for hit in candidates:
         reason = relation(reduced, hit.number)
         if reason is None or not usable(hit):

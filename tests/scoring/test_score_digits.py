@@ -61,4 +61,22 @@ def test_variant_windows_reach_every_related_value(evidence: float) -> None:
         reduced = mantissa(answer)
         assert reduced is not None
         if relation(reduced, evidence) is not None:
-            assert any(low <= evidence <= high for low, high in variant_windows(reduced)), (answer, evidence)
+            windows = [
+                (center * unit - reach, center * unit + reach)
+                for centers, unit, reach in variant_windows(reduced).runs
+                for center in centers
+            ]
+            assert any(low <= evidence <= high for low, high in windows), (answer, evidence)
+
+
+@pytest.mark.parametrize("answer", [1_234_500.0, 4_182.5, 1_420_000.0, 0.000317, 98_765_432_109.0, 1.0])
+def test_each_window_run_lies_within_its_span(answer: float) -> None:
+    # The index skips a run whose span holds no value, so the span must cover every window.
+    reduced = mantissa(answer)
+    assert reduced is not None
+    windows = variant_windows(reduced)
+    assert windows.runs
+    for (centers, unit, reach), first, last in zip(windows.runs, windows.firsts, windows.lasts, strict=True):
+        assert centers
+        for center in centers:
+            assert first <= center * unit - reach <= center * unit + reach <= last, (answer, center)
