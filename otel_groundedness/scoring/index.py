@@ -431,9 +431,13 @@ YEAR, MONTH, DAY = 4, 2, 1
 _BUCKET_DEPTH = 16
 
 
-def _deletions(text: str) -> set[str]:
-    """``text`` and every string one character shorter."""
-    return {text, *(text[:i] + text[i + 1 :] for i in range(len(text)))}
+def _deletions(text: str) -> list[str]:
+    """``text`` and every string one character shorter, without repeats, in a fixed order.
+
+    The order decides which near-miss identifier a lookup finds first (and so cites); a set would
+    make that depend on the process's hash seed.
+    """
+    return list(dict.fromkeys([text, *(text[:i] + text[i + 1 :] for i in range(len(text)))]))
 
 
 def date_mask(reading: DateReading) -> int:

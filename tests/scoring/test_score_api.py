@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 
 import pytest
 
@@ -137,3 +140,25 @@ def test_max_answer_chars_has_an_environment_twin_and_is_validated() -> None:
     assert GroundednessPolicy.from_env({"OTEL_GROUNDEDNESS_MAX_ANSWER_CHARS": "100"}).max_answer_chars == 100
     with pytest.raises(ValueError, match="OTEL_GROUNDEDNESS_MAX_ANSWER_CHARS"):
         GroundednessPolicy.from_env({"OTEL_GROUNDEDNESS_MAX_ANSWER_CHARS": "0"})
+
+
+def test_reports_do_not_depend_on_the_process_hash_seed() -> None:
+    # Two evidence ids are each one edit from the answer's id: which one is cited must not vary by process.
+    program = (
+        "from otel_groundedness.scoring import score\n"
+        "report = score('The invoice is INV-24005.', [{'ids': ['INV-24705', 'INV-54005']}])\n"
+        "print(report.to_json())\n"
+    )
+    outputs = {
+        subprocess.run(
+            [sys.executable, "-c", program],
+            env={**os.environ, "PYTHONHASHSEED": str(seed)},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for seed in range(6)
+    }
+    assert len(outputs) == 1
+    (output,) = outputs
+    assert json.loads(output)["contradicted"][0]["reason"] == "identifier_edit"
