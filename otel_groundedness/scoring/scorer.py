@@ -54,8 +54,7 @@ def score(
     atoms = extract(text)
     no_evidence = not corpus.has_tool_evidence
     if not atoms:
-        label: Label = "no_evidence" if no_evidence else "no_factual_content"
-        return _vacuous(policy, no_evidence, corpus.truncated, answer_truncated, label)
+        return _report(policy, [], [], no_evidence, corpus.truncated, answer_truncated)
     index = EvidenceIndex(corpus, extract, evidence_needs(atoms))
     spans = sentence_spans(text, atoms)
     sentence_of = _sentence_numbers(atoms, spans)
@@ -124,26 +123,6 @@ def _iso(reading: DateReading) -> str:
     return text
 
 
-def _vacuous(
-    policy: GroundednessPolicy, no_evidence: bool, truncated: bool, answer_truncated: bool, label: Label
-) -> GroundednessReport:
-    return GroundednessReport(
-        score=None,
-        total_atoms=0,
-        supported=(),
-        contradicted=(),
-        unsupported=(),
-        no_factual_content=True,
-        no_evidence=no_evidence,
-        evidence_truncated=truncated,
-        label=label,
-        strict_pass=None,
-        sentence_score=None,
-        rule=policy.label_rule,
-        answer_truncated=answer_truncated,
-    )
-
-
 def _report(
     policy: GroundednessPolicy,
     verdicts: list[AtomVerdict],
@@ -159,8 +138,8 @@ def _report(
     ratio: float | None = None
     sentences: float | None = None
     strict: bool | None = None
-    label: Label = "no_evidence"
-    if not no_evidence:
+    label: Label = "no_evidence" if no_evidence else "no_factual_content"
+    if verdicts and not no_evidence:
         ratio = rules.atom_ratio(outcome)
         sentences = rules.sentence_score(outcome, sentence_of)
         strict = rules.strict_pass(outcome)
@@ -173,7 +152,7 @@ def _report(
         supported=supported,
         contradicted=contradicted,
         unsupported=unsupported,
-        no_factual_content=False,
+        no_factual_content=not verdicts,
         no_evidence=no_evidence,
         evidence_truncated=truncated,
         label=label,
