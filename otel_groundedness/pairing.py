@@ -13,29 +13,39 @@ Rules (docs/processor.md has the long form):
 - An agent span ending claims the held answers it contains in time and scores one turn: its own
   answer if it has one, else the last claimed answer. The score goes on the most specific span
   carrying that text (the chat span rather than the agent); the other claimed spans leave unscored.
-- One answer is scored at most once per trace (same ``gen_ai.response.id`` or same text).
+- One answer is scored at most once per trace (same ``gen_ai.response.id`` or same text), remembered
+  by digest.
+
+Bounds: every byte the buffer keeps is counted against ``max_trace_bytes`` and ``max_buffer_bytes``
+(evidence, prompts, event-form content, held answers with their whole span, answer digests), and
+sizes are measured without recursion. A failure inside any call drops that call's trace and
+releases every handle it held, unscored (``error``), so no exception can strand a span.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Generic, Literal, TypeAlias, TypeVar
 
+from otel_groundedness.payload import DIGEST_BYTES, estimate_bytes, fingerprint, text_fingerprint
 from otel_groundedness.records import LogEventRecord, LogFacts, SpanFacts, SpanRecord, Turn, TurnContext
 from otel_groundedness.scoring.evidence_item import Evidence
 
 H = TypeVar("H")
 
 SkipReason: TypeAlias = Literal[
-    "no_answer", "content_not_captured", "malformed", "duplicate", "evicted", "not_final"
+    "no_answer", "content_not_captured", "malformed", "duplicate", "evicted", "not_final", "error"
 ]
 EvictionReason: TypeAlias = Literal["max_traces", "max_bytes", "ttl"]
 
 _UNREAD_AGENT = SpanFacts(convention="unread", context=TurnContext(), is_agent=True)
 # Fixed per-item charge so that many small items still count against the byte budget.
 _ITEM_OVERHEAD_BYTES = 64
+# A remembered answer digest: the digest plus its set entry.
+_DIGEST_ENTRY_BYTES = DIGEST_BYTES + 48
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,14 +70,23 @@ class Release(Generic[H]):
 
 @dataclass(slots=True)
 class Decisions(Generic[H]):
-    """What one buffer call decided: handles to release and traces evicted with pending work."""
+    """What one buffer call decided: handles to release and traces evicted with pending work.
+
+    ``failed`` is True when the call hit an internal error: its trace was dropped and every handle
+    it held is among ``releases``, unscored.
+    """
 
     releases: list[Release[H]] = field(default_factory=list)
     evictions: list[EvictionReason] = field(default_factory=list)
+    failed: bool = False
 
     def extend(self, other: Decisions[H]) -> None:
         self.releases.extend(other.releases)
         self.evictions.extend(other.evictions)
+        self.failed = self.failed or other.failed
+
+    def releases_handle(self, handle: H) -> bool:
+        return any(release.handle is handle for release in self.releases)
 
 
 @dataclass(slots=True)
@@ -81,12 +100,17 @@ class _Answer(Generic[H]):
     text: str
     context: TurnContext
     truncated: bool
+    size: int = 0  # bytes charged while held: the whole span (the handle) plus the answer text
 
     @classmethod
     def of(
         cls, record: SpanRecord, handle: H, text: str, context: TurnContext, truncated: bool
     ) -> _Answer[H]:
         return cls(handle, record.span_id, record.start_time_ns, record.end_time_ns, text, context, truncated)
+
+    def held(self, record: SpanRecord) -> _Answer[H]:
+        self.size = _record_bytes(record) + len(self.text) + _ITEM_OVERHEAD_BYTES
+        return self
 
 
 @dataclass(slots=True)
@@ -111,7 +135,7 @@ class _TraceState(Generic[H]):
     logs: dict[int, _LogContent] = field(default_factory=dict)
     held: list[_Answer[H]] = field(default_factory=list)
     open_agents: dict[int, int] = field(default_factory=dict)  # span id -> start time (ns)
-    scored: set[str] = field(default_factory=set)
+    scored: set[bytes] = field(default_factory=set)  # digests of answers and response ids scored
     size: int = 0
     counted: int = 0  # the part of ``size`` already added to the buffer-wide total
 
@@ -120,29 +144,23 @@ class _TraceState(Generic[H]):
         return bool(self.held or self.open_agents)
 
 
-def _estimate_size(value: Any) -> int:
-    if isinstance(value, str | bytes):
-        return len(value)
-    if isinstance(value, Mapping):
-        return sum(_estimate_size(k) + _estimate_size(v) for k, v in value.items())
-    if isinstance(value, list | tuple):
-        return sum(_estimate_size(v) for v in value)
-    return 8
-
-
-def _held_size(answer: _Answer[Any]) -> int:
-    return len(answer.text) + _ITEM_OVERHEAD_BYTES
+def _record_bytes(record: SpanRecord) -> int:
+    """What a span held for its agent keeps alive: its attributes and events."""
+    size = estimate_bytes(record.attributes) + len(record.name)
+    for event in record.events:
+        size += len(event.name) + estimate_bytes(event.attributes) + _ITEM_OVERHEAD_BYTES
+    return size
 
 
 def _evidence_key(item: Evidence) -> tuple[Any, ...]:
     source = item.source_id.strip() if item.source_id else ""
     if source:
-        return ("id", item.kind, source)
-    return ("content", item.kind, repr(item.content))
+        return ("id", item.kind, fingerprint(source))
+    return ("content", item.kind, fingerprint(item.content))
 
 
-def _answer_key(text: str) -> str:
-    return "text:" + " ".join(text.split())
+def _answer_key(text: str) -> bytes:
+    return b"t" + text_fingerprint(text)
 
 
 def _merge_context(primary: TurnContext, fallback: TurnContext | None) -> TurnContext:
@@ -163,8 +181,8 @@ class PairingBuffer(Generic[H]):
     """Bounded per-trace buffer turning span and log facts into scoreable ``Turn``s.
 
     Not thread-safe: one worker thread owns it. Every handle passed to ``add_span`` comes back
-    exactly once in some ``Release`` (immediately, when its turn completes, on eviction, or from
-    ``drain``), except after ``reset``.
+    exactly once in some ``Release`` (immediately, when its turn completes, on eviction, after an
+    internal error, or from ``drain``), except after ``reset``. No call raises.
     """
 
     def __init__(self, limits: PairingLimits, clock: Callable[[], float]) -> None:
@@ -177,54 +195,42 @@ class PairingBuffer(Generic[H]):
     def trace_count(self) -> int:
         return len(self._traces)
 
+    @property
+    def byte_count(self) -> int:
+        """Bytes the buffer holds, as charged against ``max_buffer_bytes``."""
+        return self._total_bytes
+
     def agent_started(self, trace_id: int, span_id: int, start_ns: int) -> Decisions[H]:
         """Note an open agent span: answers that start after it wait for its end."""
         decisions: Decisions[H] = Decisions()
-        state = self._state(trace_id, decisions)
-        state.open_agents[span_id] = start_ns
-        state.size += _ITEM_OVERHEAD_BYTES
-        self._enforce_bytes(trace_id, state, decisions)
+        held = self._held_handles(trace_id)
+        try:
+            state = self._state(trace_id, decisions)
+            state.open_agents[span_id] = start_ns
+            state.size += _ITEM_OVERHEAD_BYTES
+            self._enforce_bytes(trace_id, state, decisions)
+        except Exception:
+            self._recover(trace_id, held, decisions)
         return decisions
 
     def agent_lost(self, trace_id: int, span_id: int, end_ns: int) -> Decisions[H]:
         """An open agent ended without reaching the buffer (dropped): score what it contained alone."""
         decisions: Decisions[H] = Decisions()
-        state = self._traces.get(trace_id)
-        if state is None or span_id not in state.open_agents:
-            return decisions
-        start_ns = self._close_open_agent(state, span_id)
-        contained = [held for held in state.held if start_ns <= held.start_ns and held.end_ns <= end_ns]
-        if not state.open_agents:
-            contained = state.held
-        self._unhold(state, contained)
-        decisions.releases.extend(self._standalone(state, held) for held in contained)
-        self._enforce_bytes(trace_id, state, decisions)
+        held = self._held_handles(trace_id)
+        try:
+            self._agent_lost(trace_id, span_id, end_ns, decisions)
+        except Exception:
+            self._recover(trace_id, held, decisions)
         return decisions
 
     def add_log(self, record: LogEventRecord, facts: LogFacts) -> Decisions[H]:
         """Take event-form content: evidence joins the trace, answers wait for their span."""
         decisions: Decisions[H] = Decisions()
-        state = self._state(record.trace_id, decisions)
-        self._add_evidence(state, facts.evidence, facts.content_truncated)
-        if facts.user_prompt:
-            state.user_prompt = facts.user_prompt
-        if (
-            facts.answer is not None
-            or facts.user_prompt
-            or facts.tool_call_step
-            or facts.context != TurnContext()
-        ):
-            content = state.logs.setdefault(record.span_id, _LogContent())
-            added = _ITEM_OVERHEAD_BYTES + (len(facts.answer) if facts.answer is not None else 0)
-            if facts.answer is not None:
-                content.answer = facts.answer
-            content.user_prompt = facts.user_prompt or content.user_prompt
-            content.context = _merge_context(facts.context, content.context)
-            content.tool_call_step = content.tool_call_step or facts.tool_call_step
-            content.truncated = content.truncated or facts.content_truncated
-            content.size += added
-            state.size += added
-        self._enforce_bytes(record.trace_id, state, decisions)
+        held = self._held_handles(record.trace_id)
+        try:
+            self._add_log(record, facts, decisions)
+        except Exception:
+            self._recover(record.trace_id, held, decisions)
         return decisions
 
     def add_span(self, record: SpanRecord, facts: SpanFacts | None, handle: H) -> Decisions[H]:
@@ -233,50 +239,13 @@ class PairingBuffer(Generic[H]):
         ``facts`` is None for a span no adapter could read: it is released as is, unless it is an
         open agent (recognised at start by name), whose end still closes its turn.
         """
-        if facts is None:
-            known = self._traces.get(record.trace_id)
-            if known is None or record.span_id not in known.open_agents:
-                return Decisions(releases=[Release(handle)])
-            facts = _UNREAD_AGENT
         decisions: Decisions[H] = Decisions()
-        state = self._state(record.trace_id, decisions)
-        logged = state.logs.pop(record.span_id, None)
-        if logged is not None:
-            state.size -= logged.size
-        answer = facts.answer if facts.answer is not None else (logged.answer if logged else None)
-        context = _merge_context(facts.context, logged.context if logged else None)
-        truncated = facts.content_truncated or (logged.truncated if logged else False)
-        tool_call_step = facts.tool_call_step or (logged.tool_call_step if logged else False)
-        self._add_evidence(state, facts.evidence, facts.content_truncated)
-        prompt = facts.user_prompt or (logged.user_prompt if logged else None)
-        if prompt:
-            state.user_prompt = prompt
-
-        if facts.is_agent or record.span_id in state.open_agents:
-            self._close_open_agent(state, record.span_id)
-            agent = _Answer.of(record, handle, "", context, truncated)
-            captured = facts.content_captured or logged is not None
-            decisions.releases.extend(self._close_agent(state, agent, answer, captured))
-        elif answer is not None:
-            held = _Answer.of(record, handle, answer, context, truncated)
-            if any(start <= record.start_time_ns for start in state.open_agents.values()):
-                state.held.append(held)
-                state.size += _held_size(held)
-            else:
-                decisions.releases.append(self._standalone(state, held))
-        elif facts.is_tool or tool_call_step:
-            decisions.releases.append(Release(handle))
-        elif not facts.content_captured and logged is None:
-            decisions.releases.append(Release(handle, skip="content_not_captured"))
-        elif truncated:
-            decisions.releases.append(Release(handle, skip="malformed"))
-        else:
-            decisions.releases.append(Release(handle, skip="no_answer"))
-
-        if not state.open_agents and state.held:
-            held_now = self._unhold(state, state.held)
-            decisions.releases.extend(self._standalone(state, held) for held in held_now)
-        self._enforce_bytes(record.trace_id, state, decisions)
+        held = self._held_handles(record.trace_id)
+        held.append(handle)
+        try:
+            self._add_span(record, facts, handle, decisions)
+        except Exception:
+            self._recover(record.trace_id, held, decisions)
         return decisions
 
     def expire(self) -> Decisions[H]:
@@ -294,7 +263,11 @@ class PairingBuffer(Generic[H]):
         """Release everything (shutdown): each held answer is scored as a standalone turn."""
         releases: list[Release[H]] = []
         for state in self._traces.values():
-            releases.extend(self._standalone(state, held) for held in state.held)
+            for held in state.held:
+                try:
+                    releases.append(self._standalone(state, held))
+                except Exception:
+                    releases.append(Release(held.handle, skip="error"))
         self._traces.clear()
         self._total_bytes = 0
         return releases
@@ -303,6 +276,113 @@ class PairingBuffer(Generic[H]):
         """Forget all state without releasing (a forked child must not forward the parent's spans)."""
         self._traces.clear()
         self._total_bytes = 0
+
+    # --- failure containment ---
+
+    def _held_handles(self, trace_id: int) -> list[H]:
+        """The handles a call on ``trace_id`` may move: snapshotted so a failure can still release them."""
+        state = self._traces.get(trace_id)
+        return [held.handle for held in state.held] if state is not None else []
+
+    def _recover(self, trace_id: int, handles: list[H], decisions: Decisions[H]) -> None:
+        """After an internal error: drop the trace and release each handle not released yet, unscored."""
+        decisions.failed = True
+        state = self._traces.pop(trace_id, None)
+        if state is not None:
+            self._total_bytes -= state.counted
+        for handle in handles:
+            if not decisions.releases_handle(handle):
+                decisions.releases.append(Release(handle, skip="error"))
+
+    # --- the calls' bodies ---
+
+    def _agent_lost(self, trace_id: int, span_id: int, end_ns: int, decisions: Decisions[H]) -> None:
+        state = self._traces.get(trace_id)
+        if state is None or span_id not in state.open_agents:
+            return
+        start_ns = self._close_open_agent(state, span_id)
+        contained = [held for held in state.held if start_ns <= held.start_ns and held.end_ns <= end_ns]
+        if not state.open_agents:
+            contained = state.held
+        self._unhold(state, contained)
+        decisions.releases.extend(self._standalone(state, held) for held in contained)
+        self._enforce_bytes(trace_id, state, decisions)
+
+    def _add_log(self, record: LogEventRecord, facts: LogFacts, decisions: Decisions[H]) -> None:
+        state = self._state(record.trace_id, decisions)
+        self._add_evidence(state, facts.evidence, facts.content_truncated)
+        if facts.user_prompt:
+            self._set_prompt(state, facts.user_prompt)
+        if (
+            facts.answer is not None
+            or facts.user_prompt
+            or facts.tool_call_step
+            or facts.context != TurnContext()
+        ):
+            content = state.logs.setdefault(record.span_id, _LogContent())
+            before = content.size
+            if facts.answer is not None:
+                content.answer = facts.answer
+            content.user_prompt = facts.user_prompt or content.user_prompt
+            content.context = _merge_context(facts.context, content.context)
+            content.tool_call_step = content.tool_call_step or facts.tool_call_step
+            content.truncated = content.truncated or facts.content_truncated
+            content.size = (
+                _ITEM_OVERHEAD_BYTES
+                + len(content.answer or "")
+                + len(content.user_prompt or "")
+                + estimate_bytes(dataclasses.astuple(content.context))
+            )
+            state.size += content.size - before
+        self._enforce_bytes(record.trace_id, state, decisions)
+
+    def _add_span(
+        self, record: SpanRecord, facts: SpanFacts | None, handle: H, decisions: Decisions[H]
+    ) -> None:
+        if facts is None:
+            known = self._traces.get(record.trace_id)
+            if known is None or record.span_id not in known.open_agents:
+                decisions.releases.append(Release(handle))
+                return
+            facts = _UNREAD_AGENT
+        state = self._state(record.trace_id, decisions)
+        logged = state.logs.pop(record.span_id, None)
+        if logged is not None:
+            state.size -= logged.size
+        answer = facts.answer if facts.answer is not None else (logged.answer if logged else None)
+        context = _merge_context(facts.context, logged.context if logged else None)
+        truncated = facts.content_truncated or (logged.truncated if logged else False)
+        tool_call_step = facts.tool_call_step or (logged.tool_call_step if logged else False)
+        self._add_evidence(state, facts.evidence, facts.content_truncated)
+        prompt = facts.user_prompt or (logged.user_prompt if logged else None)
+        if prompt:
+            self._set_prompt(state, prompt)
+
+        if facts.is_agent or record.span_id in state.open_agents:
+            self._close_open_agent(state, record.span_id)
+            agent = _Answer.of(record, handle, "", context, truncated)
+            captured = facts.content_captured or logged is not None
+            decisions.releases.extend(self._close_agent(state, agent, answer, captured))
+        elif answer is not None:
+            held = _Answer.of(record, handle, answer, context, truncated)
+            if any(start <= record.start_time_ns for start in state.open_agents.values()):
+                state.held.append(held.held(record))
+                state.size += held.size
+            else:
+                decisions.releases.append(self._standalone(state, held))
+        elif facts.is_tool or tool_call_step:
+            decisions.releases.append(Release(handle))
+        elif not facts.content_captured and logged is None:
+            decisions.releases.append(Release(handle, skip="content_not_captured"))
+        elif truncated:
+            decisions.releases.append(Release(handle, skip="malformed"))
+        else:
+            decisions.releases.append(Release(handle, skip="no_answer"))
+
+        if not state.open_agents and state.held:
+            held_now = self._unhold(state, state.held)
+            decisions.releases.extend(self._standalone(state, held) for held in held_now)
+        self._enforce_bytes(record.trace_id, state, decisions)
 
     # --- internals ---
 
@@ -320,12 +400,14 @@ class PairingBuffer(Generic[H]):
         return state
 
     def _evict(self, trace_id: int, reason: EvictionReason, decisions: Decisions[H]) -> None:
-        state = self._traces.pop(trace_id)
+        state = self._traces[trace_id]
+        releases = [Release(held.handle, skip="evicted") for held in state.held]
+        del self._traces[trace_id]
         self._total_bytes -= state.counted
         # Idle evidence is retired silently; only traces with unfinished work count as evictions.
         if state.pending:
             decisions.evictions.append(reason)
-        decisions.releases.extend(Release(held.handle, skip="evicted") for held in state.held)
+        decisions.releases.extend(releases)
 
     def _enforce_bytes(self, trace_id: int, state: _TraceState[H], decisions: Decisions[H]) -> None:
         """Apply both byte limits after a call changed ``state``: the trace's own, then the buffer's.
@@ -348,13 +430,17 @@ class PairingBuffer(Generic[H]):
             key = _evidence_key(item)
             if key not in state.evidence:
                 state.evidence[key] = item
-                state.size += _estimate_size(item.content) + _ITEM_OVERHEAD_BYTES
+                state.size += estimate_bytes(item.content) + _ITEM_OVERHEAD_BYTES
+
+    def _set_prompt(self, state: _TraceState[H], prompt: str) -> None:
+        state.size += len(prompt) - len(state.user_prompt or "")
+        state.user_prompt = prompt
 
     def _unhold(self, state: _TraceState[H], answers: list[_Answer[H]]) -> list[_Answer[H]]:
         """Remove ``answers`` from the held list (and the byte count); returns them."""
         taken = list(answers)
         state.held = [held for held in state.held if all(held is not other for other in taken)]
-        state.size -= sum(_held_size(held) for held in taken)
+        state.size -= sum(held.size for held in taken)
         return taken
 
     def _close_open_agent(self, state: _TraceState[H], span_id: int) -> int:
@@ -375,17 +461,19 @@ class PairingBuffer(Generic[H]):
             evidence_truncated=state.evidence_truncated or answer.truncated,
         )
 
-    def _claim(self, state: _TraceState[H], keys: list[str]) -> bool:
+    def _claim(self, state: _TraceState[H], keys: list[bytes]) -> bool:
         """Record the answer keys as scored; False if any was scored before in this trace."""
         if any(key in state.scored for key in keys):
             return False
-        state.scored.update(keys)
+        added = [key for key in keys if key not in state.scored]
+        state.scored.update(added)
+        state.size += _DIGEST_ENTRY_BYTES * len(added)
         return True
 
-    def _keys(self, text: str, context: TurnContext) -> list[str]:
+    def _keys(self, text: str, context: TurnContext) -> list[bytes]:
         keys = [_answer_key(text)]
         if context.response_id:
-            keys.append("response:" + context.response_id)
+            keys.append(b"r" + text_fingerprint(context.response_id))
         return keys
 
     def _standalone(self, state: _TraceState[H], held: _Answer[H]) -> Release[H]:

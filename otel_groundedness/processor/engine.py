@@ -136,7 +136,7 @@ class GroundednessEngine:
         try:
             decisions = self._buffer.add_span(record, facts, span)
         except Exception:
-            # A pairing bug: the span was not taken, so it still has to go out.
+            # The buffer contains its own failures; reaching here means even that failed.
             self._report_error()
             self.forward(span)
             return
@@ -153,6 +153,8 @@ class GroundednessEngine:
             self._apply(self._buffer.add_log(record, facts))
 
     def _apply(self, decisions: Decisions[ReadableSpan]) -> None:
+        if decisions.failed:
+            self._report_error()
         for reason in decisions.evictions:
             try:
                 self._instruments.record_eviction(reason)

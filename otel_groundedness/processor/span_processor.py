@@ -20,6 +20,7 @@ from opentelemetry.sdk._logs import LogRecordProcessor
 from opentelemetry.sdk.trace import ReadableSpan, Span, SpanProcessor, SynchronousMultiSpanProcessor
 
 from otel_groundedness.conventions import is_genai_span
+from otel_groundedness.processor.agent_ledger import AgentLedger
 from otel_groundedness.processor.config import ProcessorSettings
 from otel_groundedness.processor.engine import AgentLost, AgentStart, GroundednessEngine, WorkItem
 from otel_groundedness.processor.log_processor import GroundednessLogRecordProcessor
@@ -117,6 +118,8 @@ class GroundednessSpanProcessor(SpanProcessor):
             instruments=self._instruments,
             evaluation_logger=get_logger(_SCOPE, logger_provider=logger_provider),
         )
+        # Agents whose start reached the worker: their end must reach it too (see ``_enqueue``).
+        self._agents = AgentLedger(self.settings.max_traces, self.settings.trace_ttl_s)
         self._worker: ScoringWorker[WorkItem] = ScoringWorker(
             self._engine,
             max_queue_size=self.settings.max_queue_size,
@@ -159,8 +162,10 @@ class GroundednessSpanProcessor(SpanProcessor):
         try:
             if _opens_agent(span.name):
                 context = span.context
-                if context.trace_flags.sampled:
-                    self._worker.submit(AgentStart(context.trace_id, context.span_id, span.start_time or 0))
+                if context.trace_flags.sampled and self._agents.announce(context.span_id, time.monotonic()):
+                    start = AgentStart(context.trace_id, context.span_id, span.start_time or 0)
+                    if not self._worker.submit(start):
+                        self._agents.withdraw(context.span_id)
         except Exception:
             _logger.debug("otel-groundedness: on_start check failed", exc_info=True)
 
@@ -174,8 +179,12 @@ class GroundednessSpanProcessor(SpanProcessor):
             ) and span.context.trace_flags.sampled
         except Exception:
             candidate = False
-        if candidate and self._enqueue(span):
-            return
+        try:
+            if candidate and self._enqueue(span):
+                return
+        except Exception:
+            # Raised before the span was queued (``_enqueue`` returns right after queueing it).
+            _logger.debug("otel-groundedness: could not queue a span", exc_info=True)
         try:
             self._downstream.on_end(span)
         except Exception:
@@ -185,22 +194,16 @@ class GroundednessSpanProcessor(SpanProcessor):
         """Queue a GenAI span for the worker; False if the caller must forward it itself."""
         if self._worker.closed:
             return False
+        announced = _opens_agent(span.name) and self._agents.withdraw(span.context.span_id)
         if self._worker.submit(span):
             return True
         self._engine.record_drop()
-        self._notify_if_agent_lost(span)
-        return False
-
-    def _notify_if_agent_lost(self, span: ReadableSpan) -> None:
-        # Answers held for this agent would otherwise wait for the TTL.
-        try:
+        if announced:
+            # Answers held for this agent would otherwise wait for the TTL. The ledger's capacity
+            # bounds these notices, so they may pass the full queue.
             context = span.context
-            if context is not None and _opens_agent(span.name):
-                self._worker.submit(
-                    AgentLost(context.trace_id, context.span_id, span.end_time or 0), reserve=True
-                )
-        except Exception:
-            _logger.debug("otel-groundedness: could not report a dropped agent span", exc_info=True)
+            self._worker.submit(AgentLost(context.trace_id, context.span_id, span.end_time or 0), force=True)
+        return False
 
     def force_flush(self, timeout_millis: int = 30000) -> bool:
         """Score what is queued, then flush downstream. Answers waiting for an open agent stay held."""

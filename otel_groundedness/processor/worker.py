@@ -93,15 +93,14 @@ class ScoringWorker(Generic[T]):
     def closed(self) -> bool:
         return self._closed
 
-    def submit(self, item: T, *, reserve: bool = False) -> bool:
+    def submit(self, item: T, *, force: bool = False) -> bool:
         """Enqueue without blocking; False if the queue is full or closed.
 
-        ``reserve`` items (rare control notices) may use a second ``max_queue_size`` of room, so
-        that a notice about a dropped item still gets through when the queue is full of items.
+        ``force`` items (control notices the caller bounds itself) are queued even when the queue
+        is full, so that a notice about a dropped item always gets through.
         """
-        limit = self._max_queue_size * 2 if reserve else self._max_queue_size
         with self._lock:
-            if self._closed or self._items >= limit:
+            if self._closed or (self._items >= self._max_queue_size and not force):
                 return False
             self._queue.append(item)
             self._items += 1

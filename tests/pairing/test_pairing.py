@@ -330,7 +330,9 @@ def test_every_handle_comes_back_exactly_once() -> None:
 
 
 def test_released_answers_and_closed_agents_free_their_bytes() -> None:
-    buffer = make_buffer(max_trace_bytes=2000)
+    # What stays is one answer digest per scored turn (64 bytes, 3,200 for 50 turns); the 50 held
+    # answers (~180 bytes each) would not fit beside them if releasing did not free their bytes.
+    buffer = make_buffer(max_trace_bytes=6000)
     for turn in range(50):
         start = turn * 10
         buffer.agent_started(TRACE, 1000 + turn, start)

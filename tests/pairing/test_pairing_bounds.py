@@ -28,7 +28,14 @@ def handles(decisions: Decisions[str]) -> Counter[str]:
 
 def big_span(span_id: int, start: int, end: int, *, trace_id: int, attribute_bytes: int) -> SpanRecord:
     return SpanRecord(
-        trace_id, span_id, None, "chat", "CLIENT", start, end, attributes={"gen_ai.input": "x" * attribute_bytes}
+        trace_id,
+        span_id,
+        None,
+        "chat",
+        "CLIENT",
+        start,
+        end,
+        attributes={"gen_ai.input": "x" * attribute_bytes},
     )
 
 
@@ -42,7 +49,9 @@ def test_deeply_nested_evidence_is_measured_and_reaches_the_turn(depth: int) -> 
     assert release.turn is not None and release.turn.evidence == (deep,)
 
 
-def test_a_failure_inside_a_call_still_releases_every_handle_it_touched(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_failure_inside_a_call_still_releases_every_handle_it_touched(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     buffer = make_buffer(max_traces=1)
     buffer.agent_started(1, 10, 0)
     assert buffer.add_span(span(11, 1, 5, trace_id=1), chat("Held answer $5,000."), "held").releases == []
@@ -75,7 +84,9 @@ def test_an_agent_whose_end_fails_releases_its_held_answers(monkeypatch: pytest.
     assert buffer.trace_count == 0  # the failed trace is gone, so nothing waits for a TTL
 
 
-def test_a_failure_after_the_handle_was_held_does_not_release_it_twice(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_failure_after_the_handle_was_held_does_not_release_it_twice(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     buffer = make_buffer()
     buffer.agent_started(1, 10, 0)
 
@@ -96,7 +107,9 @@ def test_held_spans_count_their_attributes_against_the_byte_caps() -> None:
     for trace in range(1, 41):
         buffer.agent_started(trace, 1000 + trace, 0)
         decisions = buffer.add_span(
-            big_span(trace, 1, 5, trace_id=trace, attribute_bytes=100_000), chat("Answer $5,000."), f"held{trace}"
+            big_span(trace, 1, 5, trace_id=trace, attribute_bytes=100_000),
+            chat("Answer $5,000."),
+            f"held{trace}",
         )
         released.update(handles(decisions))
         evictions.extend(decisions.evictions)
@@ -120,7 +133,9 @@ def test_scored_answers_are_remembered_by_digest_not_by_text() -> None:
     try:
         for trace in range(1, 201):
             answer = f"Answer {trace}: " + "$1,243,500 " * 100_000  # ~1.1 MB each
-            (release,) = buffer.add_span(span(1, 0, 5, trace_id=trace), chat(answer, INVOICE), "chat").releases
+            (release,) = buffer.add_span(
+                span(1, 0, 5, trace_id=trace), chat(answer, INVOICE), "chat"
+            ).releases
             assert release.turn is not None
             del release, answer
         gc.collect()

@@ -1,0 +1,85 @@
+"""Iterative measures of input payloads (decoded JSON, attribute values): byte size and fingerprint.
+
+Input can nest arbitrarily deep (a tool result of 5,000 nested arrays decodes fine), so nothing
+here recurses: both walks keep an explicit stack, and each visits a container once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from typing import Any
+
+# Charged per scalar that is not text (int, float, bool, None): a pointer and a small object.
+SCALAR_BYTES = 8
+DIGEST_BYTES = 16
+
+
+def estimate_bytes(value: Any) -> int:
+    """Approximate bytes held by ``value``: text lengths plus a fixed charge per other scalar."""
+    total = 0
+    stack: list[Any] = [value]
+    seen: set[int] = set()
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str | bytes):
+            total += len(item)
+        elif isinstance(item, Mapping | list | tuple):
+            if id(item) in seen:
+                continue
+            seen.add(id(item))
+            total += SCALAR_BYTES
+            if isinstance(item, Mapping):
+                stack.extend(item.keys())
+                stack.extend(item.values())
+            else:
+                stack.extend(item)
+        else:
+            total += SCALAR_BYTES
+    return total
+
+
+def fingerprint(value: Any) -> bytes:
+    """A 16-byte digest of ``value``'s content, equal for equal JSON-like values."""
+    digest = hashlib.blake2b(digest_size=DIGEST_BYTES)
+    stack: list[Any] = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            encoded = item.encode("utf-8", "surrogatepass")
+            digest.update(b"s%d:" % len(encoded))
+            digest.update(encoded)
+        elif isinstance(item, bytes):
+            digest.update(b"b%d:" % len(item))
+            digest.update(item)
+        elif isinstance(item, Mapping):
+            digest.update(b"{%d" % len(item))
+            # Reversed so the walk visits entries in document order; keys and values alternate.
+            for key, child in reversed(list(item.items())):
+                stack.append(child)
+                stack.append(key)
+        elif isinstance(item, list | tuple):
+            digest.update(b"[%d" % len(item))
+            stack.extend(reversed(item))
+        else:
+            digest.update(_scalar_token(item))
+    return digest.digest()
+
+
+def _scalar_token(item: Any) -> bytes:
+    if item is None or isinstance(item, bool):
+        return b"k%r;" % item
+    if isinstance(item, int):
+        return b"i%s;" % hex(item).encode()  # hex: decimal str() refuses ints over 4,300 digits
+    if isinstance(item, float):
+        return b"f%s;" % item.hex().encode()
+    try:
+        return f"o{type(item).__qualname__}:{item!r};".encode("utf-8", "surrogatepass")
+    except Exception:  # a foreign object whose repr fails: never equal to another one
+        return b"o%d;" % id(item)
+
+
+def text_fingerprint(text: str) -> bytes:
+    """A 16-byte digest of ``text`` with runs of whitespace folded (the same answer reformatted)."""
+    folded = " ".join(text.split()).encode("utf-8", "surrogatepass")
+    return hashlib.blake2b(folded, digest_size=DIGEST_BYTES).digest()
