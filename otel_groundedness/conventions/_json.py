@@ -20,8 +20,9 @@ def decode(raw: Any) -> Decoded:
     """Decode a JSON string; pass structured values (dict, list, tuple) through as-is.
 
     A string that starts like a JSON object or array but does not parse (for example one cut by
-    ``OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT``) decodes to None with ``truncated=True``; any other
-    string is returned unchanged.
+    ``OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT``) decodes to None with ``truncated=True``. A document
+    nested too deep for the parser stays the raw string, also ``truncated``: its figures can still
+    be read as text. Any other string is returned unchanged.
     """
     if isinstance(raw, str):
         text = raw.strip()
@@ -29,6 +30,8 @@ def decode(raw: Any) -> Decoded:
             return Decoded(raw)
         try:
             return Decoded(json.loads(text))
+        except RecursionError:
+            return Decoded(raw, truncated=True)
         except ValueError:
             return Decoded(None, truncated=True)
     return Decoded(raw)

@@ -112,7 +112,8 @@ def _read_agent(span: SpanRecord) -> SpanFacts:
         )
         finals = [f for role, f in current if role == "assistant" and not f.get("tool_calls")]
         answer = _visible(_langchain_text(finals[-1].get("content"))) if finals else None
-    agent_name = text_attr(attributes, "agent.name") or span.name
+    # Never the span name: some applications put run ids in it, an unbounded metric label.
+    agent_name = text_attr(attributes, "agent.name")
     return SpanFacts(
         convention=CONVENTION,
         context=replace(_context(attributes, "invoke_agent", None), agent_name=agent_name),

@@ -28,6 +28,7 @@ def claims(attributes: Mapping[str, Any]) -> bool:
 
 def read(span: SpanRecord) -> SpanFacts:
     attributes = span.attributes
+    answer, unrenderable = _final_text(attributes.get(FINAL_RESULT))
     decoded = decode(attributes.get(ALL_MESSAGES))
     messages = as_list(decoded.value)
     context = semconv_context(attributes, "invoke_agent")
@@ -38,16 +39,21 @@ def read(span: SpanRecord) -> SpanFacts:
     return SpanFacts(
         convention=CONVENTION,
         context=context,
-        answer=_final_text(attributes.get(FINAL_RESULT)),
+        answer=answer,
         evidence=msgs.tool_results(messages, msgs.current_turn_start(messages)),
         user_prompt=msgs.last_user_text(messages),
         is_agent=True,
-        content_truncated=decoded.truncated,
+        content_truncated=decoded.truncated or unrenderable,
     )
 
 
-def _final_text(value: Any) -> str | None:
-    """The run's output: text as-is, a structured output as its JSON text."""
+def _final_text(value: Any) -> tuple[str | None, bool]:
+    """The run's output: text as-is, a structured output as its JSON text; True if it cannot be rendered."""
     if value is None or value == "":
-        return None
-    return value if isinstance(value, str) else json.dumps(value, default=str)
+        return None, False
+    if isinstance(value, str):
+        return value, False
+    try:
+        return json.dumps(value, default=str), False
+    except (RecursionError, ValueError, TypeError):  # nested too deep, or a circular structure
+        return None, True

@@ -35,6 +35,8 @@ ATTR_STRICT_PASS = SPAN_PREFIX + "strict_pass"
 ATTR_SENTENCE_SCORE = SPAN_PREFIX + "sentence_score"
 
 # --- metric attribute keys (low cardinality only: never ids or content) ---
+# Values copied from spans (provider, model, agent name) are cut to this many characters.
+MAX_METRIC_ATTRIBUTE_CHARS = 128
 ATTR_PROVIDER = "gen_ai.provider.name"
 ATTR_REQUEST_MODEL = "gen_ai.request.model"
 ATTR_AGENT_NAME = "gen_ai.agent.name"

@@ -119,7 +119,7 @@ def test_langgraph_agent_span_answer_and_current_turn_tool_messages() -> None:
     facts = read_span(span(attributes, "invoice-agent"))
     assert facts is not None and facts.is_agent
     assert facts.answer == ANSWER and facts.user_prompt == PROMPT
-    assert facts.context.agent_name == "invoice-agent"
+    assert facts.context.agent_name is None  # never the span name (unbounded in some apps)
     assert [(e.content, e.source_id) for e in facts.evidence] == [(INVOICE_JSON, CALL_ID)]
 
 

@@ -19,7 +19,9 @@ def test_ledger_is_bounded_and_lets_stale_agents_go() -> None:
     assert ledger.withdraw(3) and not ledger.withdraw(3) and not ledger.withdraw(1)
 
 
-def test_agent_end_dropped_on_a_full_queue_still_releases_its_held_answer(make_pipeline: PipelineFactory) -> None:
+def test_agent_end_dropped_on_a_full_queue_still_releases_its_held_answer(
+    make_pipeline: PipelineFactory,
+) -> None:
     exporter = InMemorySpanExporter()
     gate = GateProcessor(SimpleSpanProcessor(exporter))
     pipeline = make_pipeline(gate, max_queue_size=2)

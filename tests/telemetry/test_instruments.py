@@ -90,3 +90,18 @@ def test_unscored_labels_count_as_turns_but_stay_out_of_the_score_histogram() ->
     assert names.METRIC_SCORE.name not in metrics
     (turn,) = metrics[names.METRIC_TURNS.name].data.data_points
     assert turn.value == 1 and turn.attributes[names.ATTR_EVALUATION_SCORE_LABEL] == "no_evidence"
+
+
+def test_attribute_values_copied_from_spans_are_capped() -> None:
+    reader = InMemoryMetricReader()
+    instruments = GroundednessInstruments(MeterProvider(metric_readers=[reader]), queue_size=lambda: 0)
+    huge = TurnContext(
+        operation="chat", provider="p" * 380_001, request_model="m" * 500, agent_name="a" * 129
+    )
+    instruments.record_evaluation(MIXED, huge, 0.001)
+    (point,) = collect(reader)[names.METRIC_TURNS.name].data.data_points
+    attributes = dict(point.attributes)
+    assert attributes[names.ATTR_PROVIDER] == "p" * names.MAX_METRIC_ATTRIBUTE_CHARS
+    assert attributes[names.ATTR_REQUEST_MODEL] == "m" * names.MAX_METRIC_ATTRIBUTE_CHARS
+    assert attributes[names.ATTR_AGENT_NAME] == "a" * names.MAX_METRIC_ATTRIBUTE_CHARS
+    assert all(len(str(value)) <= names.MAX_METRIC_ATTRIBUTE_CHARS for value in attributes.values())
