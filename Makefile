@@ -6,7 +6,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck unit bench collector system-deps venv clean
+.PHONY: demo test lint typecheck unit bench fuzz collector system-deps venv clean
 
 demo: $(STAMP)
 	$(BIN)/otel-groundedness demo $(DEMO_ARGS)
@@ -26,6 +26,10 @@ typecheck: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks $(BENCH_ARGS)
+
+# The long hostile-traffic run (200,000 spans); a short one is part of `make test`.
+fuzz: $(STAMP)
+	$(BIN)/python -m tests.fuzz $(FUZZ_ARGS)
 
 # Debian packages the end-to-end tests start (prometheus, alertmanager, chromium); idempotent.
 system-deps:
