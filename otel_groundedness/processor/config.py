@@ -17,6 +17,7 @@ _logger = logging.getLogger(__name__)
 
 OTEL_GROUNDEDNESS_ENABLED = "OTEL_GROUNDEDNESS_ENABLED"
 OTEL_GROUNDEDNESS_MAX_QUEUE_SIZE = "OTEL_GROUNDEDNESS_MAX_QUEUE_SIZE"
+OTEL_GROUNDEDNESS_MAX_QUEUE_BYTES = "OTEL_GROUNDEDNESS_MAX_QUEUE_BYTES"
 OTEL_GROUNDEDNESS_MAX_TRACES = "OTEL_GROUNDEDNESS_MAX_TRACES"
 OTEL_GROUNDEDNESS_MAX_TRACE_BYTES = "OTEL_GROUNDEDNESS_MAX_TRACE_BYTES"
 OTEL_GROUNDEDNESS_MAX_BUFFER_BYTES = "OTEL_GROUNDEDNESS_MAX_BUFFER_BYTES"
@@ -25,6 +26,7 @@ OTEL_GROUNDEDNESS_EMIT_SPAN_EVENT = "OTEL_GROUNDEDNESS_EMIT_SPAN_EVENT"
 OTEL_GROUNDEDNESS_EMIT_LOG_RECORD = "OTEL_GROUNDEDNESS_EMIT_LOG_RECORD"
 
 DEFAULT_MAX_QUEUE_SIZE = 2048
+DEFAULT_MAX_QUEUE_BYTES = 64 * 1024 * 1024
 DEFAULT_MAX_TRACES = 1024
 DEFAULT_MAX_TRACE_BYTES = 512 * 1024
 DEFAULT_MAX_BUFFER_BYTES = 64 * 1024 * 1024
@@ -77,6 +79,10 @@ def _default_max_queue_size() -> int:
     return _from_env(OTEL_GROUNDEDNESS_MAX_QUEUE_SIZE, _parse_positive_int, DEFAULT_MAX_QUEUE_SIZE)
 
 
+def _default_max_queue_bytes() -> int:
+    return _from_env(OTEL_GROUNDEDNESS_MAX_QUEUE_BYTES, _parse_positive_int, DEFAULT_MAX_QUEUE_BYTES)
+
+
 def _default_max_traces() -> int:
     return _from_env(OTEL_GROUNDEDNESS_MAX_TRACES, _parse_positive_int, DEFAULT_MAX_TRACES)
 
@@ -117,6 +123,7 @@ class ProcessorSettings:
     """Bounds and switches of one processor; see ``docs/processor.md`` for the table."""
 
     max_queue_size: int = DEFAULT_MAX_QUEUE_SIZE
+    max_queue_bytes: int = DEFAULT_MAX_QUEUE_BYTES
     max_traces: int = DEFAULT_MAX_TRACES
     max_trace_bytes: int = DEFAULT_MAX_TRACE_BYTES
     max_buffer_bytes: int = DEFAULT_MAX_BUFFER_BYTES
@@ -129,6 +136,7 @@ class ProcessorSettings:
         cls,
         *,
         max_queue_size: int | None = None,
+        max_queue_bytes: int | None = None,
         max_traces: int | None = None,
         max_trace_bytes: int | None = None,
         max_buffer_bytes: int | None = None,
@@ -141,6 +149,9 @@ class ProcessorSettings:
             max_queue_size=_default_max_queue_size()
             if max_queue_size is None
             else _positive("max_queue_size", max_queue_size),
+            max_queue_bytes=_default_max_queue_bytes()
+            if max_queue_bytes is None
+            else _positive("max_queue_bytes", max_queue_bytes),
             max_traces=_default_max_traces() if max_traces is None else _positive("max_traces", max_traces),
             max_trace_bytes=_default_max_trace_bytes()
             if max_trace_bytes is None

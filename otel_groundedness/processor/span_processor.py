@@ -24,6 +24,7 @@ from otel_groundedness.processor.agent_ledger import AgentLedger
 from otel_groundedness.processor.config import ProcessorSettings
 from otel_groundedness.processor.engine import AgentLost, AgentStart, GroundednessEngine, WorkItem
 from otel_groundedness.processor.log_processor import GroundednessLogRecordProcessor
+from otel_groundedness.processor.queued_bytes import log_event_bytes, span_bytes
 from otel_groundedness.processor.worker import ScoringWorker
 from otel_groundedness.records import LogEventRecord
 from otel_groundedness.scoring import GroundednessPolicy
@@ -86,6 +87,7 @@ class GroundednessSpanProcessor(SpanProcessor):
         meter_provider: MeterProvider | None = None,
         logger_provider: LoggerProvider | None = None,
         max_queue_size: int | None = None,
+        max_queue_bytes: int | None = None,
         max_traces: int | None = None,
         max_trace_bytes: int | None = None,
         max_buffer_bytes: int | None = None,
@@ -102,6 +104,7 @@ class GroundednessSpanProcessor(SpanProcessor):
             self._downstream = fan_out
         self.settings = ProcessorSettings.resolve(
             max_queue_size=max_queue_size,
+            max_queue_bytes=max_queue_bytes,
             max_traces=max_traces,
             max_trace_bytes=max_trace_bytes,
             max_buffer_bytes=max_buffer_bytes,
@@ -123,6 +126,7 @@ class GroundednessSpanProcessor(SpanProcessor):
         self._worker: ScoringWorker[WorkItem] = ScoringWorker(
             self._engine,
             max_queue_size=self.settings.max_queue_size,
+            max_queue_bytes=self.settings.max_queue_bytes,
             tick_interval_s=min(_MAX_TICK_INTERVAL_S, self.settings.trace_ttl_s / 4),
         )
 
@@ -148,7 +152,7 @@ class GroundednessSpanProcessor(SpanProcessor):
         spans, and spans from the same burst are dropped (and counted) too.
         """
         if not self._worker.closed:
-            self._worker.submit(record)
+            self._worker.submit(record, size=log_event_bytes(record))
 
     def flush_queue(self, timeout_s: float) -> bool:
         """Process everything queued so far (spans and log events) within ``timeout_s``."""
@@ -195,7 +199,7 @@ class GroundednessSpanProcessor(SpanProcessor):
         if self._worker.closed:
             return False
         announced = _opens_agent(span.name) and self._agents.withdraw(span.context.span_id)
-        if self._worker.submit(span):
+        if self._worker.submit(span, size=span_bytes(span)):
             return True
         self._engine.record_drop()
         if announced:

@@ -55,9 +55,12 @@ class _Marker:
 class ScoringWorker(Generic[T]):
     """A bounded FIFO drained by one daemon thread."""
 
-    def __init__(self, handler: WorkHandler[T], *, max_queue_size: int, tick_interval_s: float) -> None:
+    def __init__(
+        self, handler: WorkHandler[T], *, max_queue_size: int, max_queue_bytes: int, tick_interval_s: float
+    ) -> None:
         self._handler = handler
         self._max_queue_size = max_queue_size
+        self._max_queue_bytes = max_queue_bytes
         self._tick_interval_s = tick_interval_s
         self._closed = False
         self._late = False
@@ -74,8 +77,9 @@ class ScoringWorker(Generic[T]):
     def _start(self) -> None:
         self._lock = threading.Lock()
         self._wake = threading.Event()
-        self._queue: deque[T | _Marker] = deque()
+        self._queue: deque[tuple[T, int] | _Marker] = deque()
         self._items = 0  # queued items, markers excluded
+        self._bytes = 0  # their estimated sizes
         self._idle = False
         self._thread = threading.Thread(target=self._run, name="otel-groundedness-worker", daemon=True)
         self._thread.start()
@@ -93,17 +97,20 @@ class ScoringWorker(Generic[T]):
     def closed(self) -> bool:
         return self._closed
 
-    def submit(self, item: T, *, force: bool = False) -> bool:
-        """Enqueue without blocking; False if the queue is full or closed.
+    def submit(self, item: T, *, size: int = 0, force: bool = False) -> bool:
+        """Enqueue without blocking; False if the queue is full (items or bytes) or closed.
 
-        ``force`` items (control notices the caller bounds itself) are queued even when the queue
-        is full, so that a notice about a dropped item always gets through.
+        ``size`` is the item's estimated bytes. ``force`` items (small control notices the caller
+        bounds itself) are queued even when the queue is full, so that a notice about a dropped
+        item always gets through.
         """
         with self._lock:
-            if self._closed or (self._items >= self._max_queue_size and not force):
+            full = self._items >= self._max_queue_size or self._bytes + size > self._max_queue_bytes
+            if self._closed or (full and not force):
                 return False
-            self._queue.append(item)
+            self._queue.append((item, size))
             self._items += 1
+            self._bytes += size
             wake, self._idle = self._idle, False
         if wake:
             self._wake.set()
@@ -151,22 +158,25 @@ class ScoringWorker(Generic[T]):
         with self._lock:
             pending, self._queue = self._queue, deque()
             self._items = 0
+            self._bytes = 0
             if self._closed:
                 self._late = True
                 self._queue.append(_Marker(stop=True))
-        for item in pending:
-            if isinstance(item, _Marker):
-                item.done.set()
+        for entry in pending:
+            if isinstance(entry, _Marker):
+                entry.done.set()
             else:
-                self._handler.abandon(item)
+                self._handler.abandon(entry[0])
 
     def _next(self) -> T | _Marker | None:
         with self._lock:
             if self._queue:
-                item = self._queue.popleft()
-                if not isinstance(item, _Marker):
-                    self._items -= 1
-                return item
+                entry = self._queue.popleft()
+                if isinstance(entry, _Marker):
+                    return entry
+                self._items -= 1
+                self._bytes -= entry[1]
+                return entry[0]
             self._idle = True
             self._wake.clear()
         self._wake.wait(self._tick_interval_s)

@@ -1,0 +1,43 @@
+"""Byte estimates of queued work, taken on the application thread: flat loops, no parsing.
+
+SDK span attributes and event attributes are primitives or flat sequences of them, so one pass over
+the values is enough; a log record body may nest, so it goes through the iterative estimate.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from opentelemetry.sdk.trace import ReadableSpan
+
+from otel_groundedness.payload import SCALAR_BYTES, estimate_bytes
+from otel_groundedness.records import LogEventRecord
+
+# A span object with its context, name, timestamps and attribute dict, before any values.
+_SPAN_OVERHEAD_BYTES = 1024
+
+
+def _flat_bytes(attributes: Mapping[str, Any] | None) -> int:
+    size = 0
+    for value in (attributes or {}).values():
+        if isinstance(value, str):
+            size += len(value)
+        elif isinstance(value, tuple | list):
+            size += sum(len(item) if isinstance(item, str) else SCALAR_BYTES for item in value)
+        else:
+            size += SCALAR_BYTES
+    return size
+
+
+def span_bytes(span: ReadableSpan) -> int:
+    """Approximate bytes a queued span keeps alive: its attribute and event values."""
+    size = _SPAN_OVERHEAD_BYTES + _flat_bytes(span.attributes)
+    for event in span.events:
+        size += _flat_bytes(event.attributes) + SCALAR_BYTES
+    return size
+
+
+def log_event_bytes(record: LogEventRecord) -> int:
+    """Approximate bytes a queued event-form log record keeps alive."""
+    return _SPAN_OVERHEAD_BYTES + estimate_bytes(record.attributes) + estimate_bytes(record.body)
