@@ -107,8 +107,6 @@ def print_summary(console: Console, summary: DemoSummary) -> None:
         console.print(f"JSON report: {summary.json_path}", highlight=False)
     if summary.otlp_file is not None:
         console.print(f"OTLP recording: {summary.otlp_file}", highlight=False)
-    if summary.metrics_url is not None:
-        console.print(f"Prometheus metrics: {summary.metrics_url}", highlight=False)
 
 
 def detection_table(summary: DemoSummary) -> Table:
