@@ -29,7 +29,7 @@ def bin_counts(scores: Sequence[float], bins: int = BINS) -> list[int]:
     """Counts of ``scores`` in ``bins`` equal bins over [0, 1]; 1.0 falls in the last bin."""
     counts = [0] * bins
     for score in scores:
-        counts[_bin(score, bins)] += 1
+        counts[bin_index(score, bins)] += 1
     return counts
 
 
@@ -40,7 +40,7 @@ def histogram_svg(
     tick labels, per-bar counts and a legend of the labels present."""
     by_bin: list[Counter[str]] = [Counter() for _ in range(BINS)]
     for score, label in turns:
-        by_bin[_bin(score, BINS)][label] += 1
+        by_bin[bin_index(score, BINS)][label] += 1
     labels = sorted({label for counts in by_bin for label in counts}, key=_stack_order)
     peak = max((counts.total() for counts in by_bin), default=0) or 1
     plot_w = _WIDTH - _LEFT - _RIGHT
@@ -56,7 +56,7 @@ def histogram_svg(
     ]
     for i, counts in enumerate(by_bin):
         x = _LEFT + i * bar_w
-        top = base
+        top: float = base
         total = counts.total()
         for label in labels:
             if counts[label]:
@@ -88,7 +88,8 @@ def histogram_svg(
     return "".join(parts)
 
 
-def _bin(score: float, bins: int) -> int:
+def bin_index(score: float, bins: int = BINS) -> int:
+    """The bin of ``score`` among ``bins`` equal bins over [0, 1]; 1.0 falls in the last bin."""
     return min(int(max(score, 0.0) * bins), bins - 1)
 
 
