@@ -43,7 +43,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--pace",
-        type=_turns_per_second,
+        type=_non_negative_number,
         default=0.0,
         metavar="TURNS_PER_SECOND",
         help="space the turns evenly at this rate, so scrapers see the counters grow (default 0 = as fast "
@@ -66,10 +66,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--linger",
-        type=float,
+        type=_non_negative_number,
         default=0.0,
         metavar="SECONDS",
-        help="keep serving metrics after the last turn",
+        help="keep serving metrics this long after the last turn (default 0: the endpoint closes at exit)",
     )
     parser.add_argument("--no-live", action="store_true", help="no live progress display")
     parser.add_argument(
@@ -116,7 +116,7 @@ def _positive_int(text: str) -> int:
     return value
 
 
-def _turns_per_second(text: str) -> float:
+def _non_negative_number(text: str) -> float:
     try:
         value = float(text)
     except ValueError:

@@ -241,11 +241,21 @@ def _detection_html(summary: DemoSummary) -> Table:
 
 
 def _linger(console: Console, options: DemoOptions, telemetry: DemoTelemetry) -> None:
-    # Metrics stay readable (Prometheus scrape, periodic OTLP export) until the providers stop.
+    # Metrics stay readable (Prometheus scrape, periodic OTLP export) until the providers stop, which
+    # they do right after this: the last line says so rather than print a URL that is about to go away.
     if options.linger_s <= 0:
+        if telemetry.metrics_url is not None:
+            console.print(
+                f"Prometheus metrics were served at {telemetry.metrics_url} during the run; "
+                "--linger SECONDS keeps them up after it",
+                highlight=False,
+            )
         return
     where = telemetry.metrics_url or options.otlp_endpoint or "the in-process providers"
-    console.print(f"keeping metrics available at {where} for {options.linger_s:g} s", highlight=False)
+    console.print(
+        f"keeping metrics available at {where} for {options.linger_s:g} s (Ctrl-C ends it sooner)",
+        highlight=False,
+    )
     try:
         time.sleep(options.linger_s)
     except KeyboardInterrupt:

@@ -14,7 +14,7 @@ from rich.text import Text
 
 from otel_groundedness.demo.summary import DemoSummary
 from otel_groundedness.demo.telemetry import ScoredSpan
-from otel_groundedness.report.histogram_svg import BINS, bin_counts
+from otel_groundedness.report.histogram_svg import BINS, LABEL_FILLS, bin_index
 
 _BAR_WIDTH = 30
 _LABEL_STYLES = {
@@ -26,17 +26,28 @@ _LABEL_STYLES = {
 }
 
 
-def histogram_lines(scores: Sequence[float]) -> Text:
-    """A text histogram: one line per score bin, bar length proportional to the count."""
-    counts = bin_counts(scores, BINS)
-    peak = max(counts, default=0) or 1
+def histogram_lines(scored: Sequence[ScoredSpan]) -> Text:
+    """A text histogram of the scored turns: one line per score bin, bar length proportional to the
+    count, the bar split into label colours like the HTML report's (worst first)."""
+    by_bin: list[Counter[str]] = [Counter() for _ in range(BINS)]
+    for span in scored:
+        if span.score is not None:
+            by_bin[bin_index(span.score)][span.label] += 1
+    peak = max((counts.total() for counts in by_bin), default=0) or 1
     text = Text()
-    for i, count in enumerate(counts):
-        lower = i / BINS
-        style = "red" if lower < 0.5 else "yellow" if lower < 0.8 else "green"
-        text.append(f"{lower:.1f}–{lower + 1 / BINS:.1f} ")
-        text.append("█" * round(_BAR_WIDTH * count / peak), style=style)
-        text.append(f" {count}\n")
+    for i, counts in enumerate(by_bin):
+        total = counts.total()
+        length = round(_BAR_WIDTH * total / peak)
+        text.append(f"{i / BINS:.1f}–{(i + 1) / BINS:.1f} ")
+        drawn = cumulative = 0
+        for label in LABEL_FILLS:  # the report's stacking order
+            if not counts[label]:
+                continue
+            cumulative += counts[label]
+            end = round(length * cumulative / total)
+            text.append("█" * (end - drawn), style=_LABEL_STYLES[label])
+            drawn = end
+        text.append(f" {total}\n")
     return text
 
 
@@ -80,13 +91,12 @@ class LiveView:
             self._live.update(self._render())
 
     def _render(self) -> RenderableType:
-        values = [s.score for s in self._scores if s.score is not None]
         labels = Counter(s.label for s in self._scores)
         flagged = sum(1 for s in self._scores if s.flagged)
         header = Text(
             f"scored {len(self._scores)} turns, {flagged} flagged (contradicted or unsupported atoms)"
         )
-        return Group(self._progress, header, label_line(labels), histogram_lines(values))
+        return Group(self._progress, header, label_line(labels), histogram_lines(self._scores))
 
 
 def print_summary(console: Console, summary: DemoSummary) -> None:
@@ -99,7 +109,7 @@ def print_summary(console: Console, summary: DemoSummary) -> None:
     )
     console.print(label_line(summary.labels))
     console.print(Text("score distribution (scored turns)", style="bold"))
-    console.print(histogram_lines(summary.scores))
+    console.print(histogram_lines([o.scored for o in summary.outcomes if o.scored is not None]))
     console.print(detection_table(summary))
     if summary.html_path is not None:
         console.print(f"HTML report: {summary.html_path}", highlight=False)
@@ -107,8 +117,6 @@ def print_summary(console: Console, summary: DemoSummary) -> None:
         console.print(f"JSON report: {summary.json_path}", highlight=False)
     if summary.otlp_file is not None:
         console.print(f"OTLP recording: {summary.otlp_file}", highlight=False)
-    if summary.metrics_url is not None:
-        console.print(f"Prometheus metrics: {summary.metrics_url}", highlight=False)
 
 
 def detection_table(summary: DemoSummary) -> Table:

@@ -38,7 +38,9 @@ def render_html(
     worst: int = WORST_TURNS,
 ) -> str:
     """The report page for ``turns`` (dicts with ``answer``, ``score``, ``label``, ``report``...)."""
-    scores = [float(turn["score"]) for turn in turns if isinstance(turn.get("score"), int | float)]
+    scored = [
+        (float(turn["score"]), _label(turn)) for turn in turns if isinstance(turn.get("score"), int | float)
+    ]
     return (
         _environment()
         .get_template("report.html.j2")
@@ -46,7 +48,7 @@ def render_html(
             title=title,
             subtitle=subtitle,
             summary=summary,
-            plot=histogram_svg(scores),
+            plot=histogram_svg(scored),
             tables=tables,
             worst=[_worst_entry(turn) for turn in worst_turns(turns, worst)],
         )
@@ -93,7 +95,7 @@ def _worst_entry(turn: Mapping[str, Any]) -> dict[str, Any]:
     return {
         "trace_id": turn.get("trace_id", ""),
         "span_id": turn.get("span_id", ""),
-        "label": turn.get("label") or report.get("label", ""),
+        "label": _label(turn),
         "score": float(turn["score"]),
         "agent": turn.get("agent"),
         "model": turn.get("model"),
@@ -101,6 +103,10 @@ def _worst_entry(turn: Mapping[str, Any]) -> dict[str, Any]:
         "atoms": atoms,
         "segments": segments(str(turn.get("answer", "")), atoms),
     }
+
+
+def _label(turn: Mapping[str, Any]) -> str:
+    return str(turn.get("label") or (turn.get("report") or {}).get("label", ""))
 
 
 def _environment() -> jinja2.Environment:

@@ -34,15 +34,23 @@ def atom(kind: str, text: str, answer: str, verdict: str, reason: str, path: str
     }
 
 
-def sample_turns(scores: list[float]) -> list[dict[str, Any]]:
-    """One turn per score; turns below 1.0 carry a contradicted amount."""
+def sample_turns(scores: list[float], labels: list[str] | None = None) -> list[dict[str, Any]]:
+    """One turn per score, labelled ``grounded`` at 1.0 and ``ungrounded`` below unless ``labels`` says
+    otherwise; an ``ungrounded`` turn carries a contradicted amount, a ``partially_grounded`` one an
+    unsupported amount."""
     turns = []
     for i, value in enumerate(scores):
+        label = labels[i] if labels else "grounded" if value == 1.0 else "ungrounded"
         answer = f"Invoice INV-{2210 + i} totals $1,423,500 and is due on March 3, 2025."
         supported = [atom("identifier", f"INV-{2210 + i}", answer, "supported", "exact", "$.invoice_id")]
         contradicted = (
             [atom("money", "$1,423,500", answer, "contradicted", "digit_transposition", "$.total")]
-            if value < 1.0
+            if label == "ungrounded"
+            else []
+        )
+        unsupported = (
+            [atom("money", "$1,423,500", answer, "unsupported", "not_found", None)]
+            if label == "partially_grounded"
             else []
         )
         turns.append(
@@ -51,10 +59,10 @@ def sample_turns(scores: list[float]) -> list[dict[str, Any]]:
                 "span_id": f"{i + 1:016x}",
                 "agent": "billing-agent",
                 "model": "gpt-4o-mini",
-                "label": "grounded" if value == 1.0 else "ungrounded",
+                "label": label,
                 "score": value,
                 "answer": answer,
-                "report": {"supported": supported, "contradicted": contradicted, "unsupported": []},
+                "report": {"supported": supported, "contradicted": contradicted, "unsupported": unsupported},
             }
         )
     return turns

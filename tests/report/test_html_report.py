@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from otel_groundedness.report.highlight import segments
 from otel_groundedness.report.histogram_svg import bin_counts, histogram_svg
 from otel_groundedness.report.html_report import (
@@ -68,10 +70,46 @@ def test_worst_turns_lowest_score_first_and_perfect_turns_left_out() -> None:
     assert [turn["score"] for turn in worst_turns(turns, 2)] == [0.2, 0.5]
 
 
+def _bar_segments(svg: str) -> list[tuple[str, float, str]]:
+    """(fill, height, tooltip) of every drawn bar segment (legend swatches carry no tooltip)."""
+    found = re.findall(r'<rect [^>]*height="([0-9.]+)" fill="(#[0-9a-f]{6})"><title>([^<]*)</title>', svg)
+    return [(fill, float(height), tooltip) for height, fill, tooltip in found]
+
+
 def test_histogram_bins_include_both_ends() -> None:
     assert bin_counts([0.0, 0.05, 0.1, 0.99, 1.0]) == [2, 1, 0, 0, 0, 0, 0, 0, 0, 2]
-    svg = histogram_svg([0.0, 1.0, 1.0])
-    assert svg.count("<rect") == 2
+    svg = histogram_svg([(0.0, "ungrounded"), (1.0, "grounded"), (1.0, "grounded")])
+    assert len(_bar_segments(svg)) == 2
+
+
+def test_bars_are_coloured_by_the_labels_of_their_turns_not_by_score_range() -> None:
+    # 0.8–0.9 holds two ungrounded turns (a contradiction) and one partially grounded (an unsupported atom).
+    labels = ["ungrounded", "ungrounded", "ungrounded", "partially_grounded", "grounded"]
+    html = render_html(sample_turns([0.25, 0.85, 0.83, 0.88, 1.0], labels), title="t")
+    segments = {
+        (tooltip.split(":")[0], label): (fill, height)
+        for fill, height, tooltip in _bar_segments(html)
+        for label in ("partially_grounded", "ungrounded", "grounded")
+        if f" {label}" in tooltip
+    }
+    assert set(segments) == {
+        ("0.2–0.3", "ungrounded"),
+        ("0.8–0.9", "ungrounded"),
+        ("0.8–0.9", "partially_grounded"),
+        ("0.9–1.0", "grounded"),
+    }
+    fill = {label: fill for (_, label), (fill, _) in segments.items()}
+    assert segments["0.2–0.3", "ungrounded"][0] == segments["0.8–0.9", "ungrounded"][0]
+    assert len(set(fill.values())) == 3
+    # Stacked: each segment's height is its share of the bin.
+    height = {key: value for key, (_, value) in segments.items()}
+    assert height["0.8–0.9", "ungrounded"] == pytest.approx(
+        2 * height["0.8–0.9", "partially_grounded"], abs=0.2
+    )
+    assert height["0.8–0.9", "ungrounded"] == pytest.approx(2 * height["0.9–1.0", "grounded"], abs=0.2)
+    # One legend entry per label present, with the bars' colour.
+    for label, colour in fill.items():
+        assert re.search(rf'<rect [^>]*fill="{colour}"/><text [^>]*>{label}</text>', html), label
 
 
 def test_citation_names_the_evidence_and_says_so_for_contradictions() -> None:

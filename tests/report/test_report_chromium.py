@@ -7,7 +7,7 @@ import subprocess
 from collections import Counter
 from pathlib import Path
 
-from otel_groundedness.report.histogram_svg import HIGH_FILL, LOW_FILL, MID_FILL
+from otel_groundedness.report.histogram_svg import LABEL_FILLS
 from otel_groundedness.report.html_report import write_html
 
 from .png import Image, decode_png
@@ -48,22 +48,28 @@ def _colour_counts(image: Image) -> Counter[tuple[int, int, int]]:
     return Counter(image.pixel(x, y) for y in range(image.height) for x in range(image.width))
 
 
-def test_plot_bars_are_rendered_in_proportion_to_the_counts(tmp_path: Path) -> None:
-    # Bins: 0.2 (1 turn, low), 0.6 (1 turn, mid), 1.0 (3 turns, high).
-    turns = sample_turns([0.25, 0.6, 1.0, 1.0, 1.0])
+def test_plot_bars_are_coloured_by_label_in_proportion_to_the_counts(tmp_path: Path) -> None:
+    # Bins: 0.2 (1 ungrounded), 0.8 (1 ungrounded + 1 partially grounded), 1.0 (3 grounded). Coloured by
+    # score range, the 0.8 bar would be green and the 0.2 one alone red.
+    labels = ["ungrounded", "ungrounded", "partially_grounded", "grounded", "grounded", "grounded"]
+    turns = sample_turns([0.25, 0.85, 0.86, 1.0, 1.0, 1.0], labels)
     page = write_html(tmp_path / "report.html", turns, title="Chromium check")
-    counts = _colour_counts(_screenshot(page, tmp_path))
+    shot = _screenshot(page, tmp_path)
+    counts = _colour_counts(shot)
 
-    low, mid, high = counts[_rgb(LOW_FILL)], counts[_rgb(MID_FILL)], counts[_rgb(HIGH_FILL)]
-    assert low > 2000 and mid > 2000, (low, mid)
-    # Same bar width, three times the height.
-    assert abs(low - mid) <= 0.05 * mid
-    assert 2.7 < high / mid < 3.3, (high, mid)
+    red, amber, green = (
+        counts[_rgb(LABEL_FILLS[label])] for label in ("ungrounded", "partially_grounded", "grounded")
+    )
+    assert amber > 2000, amber
+    # Same bar width: two ungrounded turns, one partially grounded, three grounded (the legend adds a
+    # swatch of each, about 2% of a one-turn segment).
+    assert 1.85 < red / amber < 2.15, (red, amber)
+    assert 2.8 < green / amber < 3.2, (green, amber)
 
 
 def test_page_without_scores_draws_no_bars(tmp_path: Path) -> None:
     page = write_html(tmp_path / "empty.html", [], title="Nothing scored")
     counts = _colour_counts(_screenshot(page, tmp_path))
-    assert all(counts[_rgb(fill)] == 0 for fill in (LOW_FILL, MID_FILL, HIGH_FILL))
+    assert all(counts[_rgb(fill)] == 0 for fill in LABEL_FILLS.values())
     # The page itself rendered (text and axes are drawn), not a blank failure.
     assert len(counts) > 10
