@@ -17,6 +17,7 @@ from opentelemetry.sdk.trace import ReadableSpan, SpanProcessor
 from opentelemetry.trace import NonRecordingSpan, set_span_in_context
 
 from otel_groundedness.conventions import read_log_event, read_span
+from otel_groundedness.evaluator import describe
 from otel_groundedness.pairing import Decisions, PairingBuffer, PairingLimits, Release
 from otel_groundedness.processor.config import ProcessorSettings
 from otel_groundedness.processor.enrich import enriched_copy
@@ -65,6 +66,7 @@ class GroundednessEngine:
         self._downstream = downstream
         self._settings = settings
         self._policy = policy
+        self._evaluator = describe(policy)
         self._instruments = instruments
         self._evaluation_logger = evaluation_logger
         limits = PairingLimits(
@@ -181,9 +183,11 @@ class GroundednessEngine:
         started = time.perf_counter()
         report = score(turn.answer, turn.evidence, user_prompt=turn.user_prompt, policy=self._policy)
         duration_s = time.perf_counter() - started
-        result = evaluation_attributes(report, turn.context.response_id)
+        result = evaluation_attributes(report, turn.context.response_id, self._evaluator)
         event = (names.EVENT_EVALUATION_RESULT, result) if self._settings.emit_span_event else None
-        enriched = enriched_copy(span, span_attributes(report, turn.evidence_truncated), event)
+        enriched = enriched_copy(
+            span, span_attributes(report, turn.evidence_truncated, self._evaluator), event
+        )
         # Metrics and the log record are side channels: their failure must not cost the span its score.
         try:
             self._instruments.record_evaluation(report, turn.context, duration_s)

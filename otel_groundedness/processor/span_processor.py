@@ -20,6 +20,7 @@ from opentelemetry.sdk._logs import LogRecordProcessor
 from opentelemetry.sdk.trace import ReadableSpan, Span, SpanProcessor, SynchronousMultiSpanProcessor
 
 from otel_groundedness.conventions import is_genai_span
+from otel_groundedness.evaluator import describe
 from otel_groundedness.processor.agent_ledger import AgentLedger
 from otel_groundedness.processor.config import ProcessorSettings
 from otel_groundedness.processor.engine import AgentLost, AgentStart, GroundednessEngine, WorkItem
@@ -112,12 +113,13 @@ class GroundednessSpanProcessor(SpanProcessor):
             emit_span_event=emit_span_event,
             emit_log_record=emit_log_record,
         )
+        policy = policy if policy is not None else _default_policy()
         # The gauge may be read before the worker exists (a metric collection during construction).
-        self._instruments = GroundednessInstruments(meter_provider, self._queue_size)
+        self._instruments = GroundednessInstruments(meter_provider, self._queue_size, describe(policy))
         self._engine = GroundednessEngine(
             self._downstream,
             settings=self.settings,
-            policy=policy if policy is not None else _default_policy(),
+            policy=policy,
             instruments=self._instruments,
             evaluation_logger=get_logger(_SCOPE, logger_provider=logger_provider),
         )

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from otel_groundedness.conventions import read_log_event, read_span
+from otel_groundedness.evaluator import Evaluator, describe
 from otel_groundedness.pairing import PairingBuffer, PairingLimits, Release
 from otel_groundedness.records import LogEventRecord, SpanEventRecord, SpanFacts, SpanRecord, Turn
 from otel_groundedness.scoring import GroundednessPolicy, GroundednessReport, score
@@ -67,11 +68,12 @@ def replay(
             by_trace[event.trace_id].append(_Step(event.timestamp_ns, 1, position, event))
 
     result = ReplayResult(traces=len(by_trace))
+    evaluator = describe(policy if policy is not None else GroundednessPolicy())
     enriched: dict[int, SpanRecord] = {}
     for steps in by_trace.values():
         for scored in _replay_trace(sorted(steps, key=_Step.order), policy, result.skipped):
             result.scored.append(scored)
-            enriched[id(scored.span)] = _enrich(scored)
+            enriched[id(scored.span)] = _enrich(scored, evaluator)
         if on_trace is not None:
             on_trace()
     result.spans = [enriched.get(id(record), record) for record in span_list]
@@ -130,12 +132,15 @@ def _opens_agent(record: SpanRecord) -> bool:
     return record.name.startswith("invoke_agent")
 
 
-def _enrich(scored: ScoredTurn) -> SpanRecord:
+def _enrich(scored: ScoredTurn, evaluator: Evaluator) -> SpanRecord:
     report, turn, span = scored.report, scored.turn, scored.span
     event = SpanEventRecord(
         names.EVENT_EVALUATION_RESULT,
-        evaluation_attributes(report, turn.context.response_id),
+        evaluation_attributes(report, turn.context.response_id, evaluator),
         span.end_time_ns,
     )
-    attributes: Mapping[str, Any] = {**span.attributes, **span_attributes(report, turn.evidence_truncated)}
+    attributes: Mapping[str, Any] = {
+        **span.attributes,
+        **span_attributes(report, turn.evidence_truncated, evaluator),
+    }
     return replace(span, attributes=attributes, events=(*span.events, event))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from otel_groundedness.evaluator import Evaluator
 from otel_groundedness.scoring import AtomVerdict, GroundednessReport
 from otel_groundedness.telemetry import names
 
@@ -16,9 +17,22 @@ _MAX_LISTED_ATOMS = 3
 _MAX_EXPLANATION_CHARS = 300
 
 
-def span_attributes(report: GroundednessReport, evidence_truncated: bool) -> dict[str, AttributeValue]:
+def provenance_attributes(evaluator: Evaluator) -> dict[str, AttributeValue]:
+    """Who scored: evaluator id, version, type and policy fingerprint."""
+    return {
+        names.ATTR_EVALUATOR_ID: evaluator.id,
+        names.ATTR_EVALUATOR_VERSION: evaluator.version,
+        names.ATTR_EVALUATOR_TYPE: evaluator.type,
+        names.ATTR_POLICY_FINGERPRINT: evaluator.policy_fingerprint,
+    }
+
+
+def span_attributes(
+    report: GroundednessReport, evidence_truncated: bool, evaluator: Evaluator
+) -> dict[str, AttributeValue]:
     """Attributes added to the scored span (``gen_ai.evaluation.groundedness.*``); None values omitted."""
     attributes: dict[str, AttributeValue] = {
+        **provenance_attributes(evaluator),
         names.ATTR_LABEL: report.label,
         names.ATTR_ATOMS_TOTAL: report.total_atoms,
         names.ATTR_ATOMS_SUPPORTED: len(report.supported),
@@ -37,9 +51,12 @@ def span_attributes(report: GroundednessReport, evidence_truncated: bool) -> dic
     return attributes
 
 
-def evaluation_attributes(report: GroundednessReport, response_id: str | None) -> dict[str, AttributeValue]:
+def evaluation_attributes(
+    report: GroundednessReport, response_id: str | None, evaluator: Evaluator
+) -> dict[str, AttributeValue]:
     """Attributes of the ``gen_ai.evaluation.result`` event, per the GenAI semantic conventions."""
     attributes: dict[str, AttributeValue] = {
+        **provenance_attributes(evaluator),
         names.ATTR_EVALUATION_NAME: names.EVALUATION_NAME,
         names.ATTR_EVALUATION_SCORE_LABEL: report.label,
         names.ATTR_EVALUATION_EXPLANATION: explanation(report),

@@ -20,6 +20,7 @@ from opentelemetry.metrics import (
     get_meter,
 )
 
+from otel_groundedness.evaluator import Evaluator
 from otel_groundedness.records import TurnContext
 from otel_groundedness.scoring import GroundednessReport
 from otel_groundedness.telemetry import names
@@ -47,9 +48,12 @@ def _capped(value: Any) -> Any:
 class GroundednessInstruments:
     """Typed recording methods over the instruments in ``names.METRICS``."""
 
-    def __init__(self, meter_provider: MeterProvider | None, queue_size: Callable[[], int]) -> None:
+    def __init__(
+        self, meter_provider: MeterProvider | None, queue_size: Callable[[], int], evaluator: Evaluator
+    ) -> None:
         meter = get_meter(METER_NAME, meter_provider=meter_provider)
         self._queue_size = queue_size
+        self._evaluator = evaluator
         self._counters: dict[str, Counter] = {}
         self._histograms: dict[str, Histogram] = {}
         for spec in names.METRICS:
@@ -67,11 +71,20 @@ class GroundednessInstruments:
             )
         elif spec.instrument == "observable_gauge" and spec.name == names.METRIC_QUEUE_SIZE.name:
             meter.create_observable_gauge(spec.name, [self._observe_queue], spec.unit, spec.description)
+        elif spec.instrument == "observable_gauge" and spec.name == names.METRIC_EVALUATOR_INFO.name:
+            meter.create_observable_gauge(spec.name, [self._observe_evaluator], spec.unit, spec.description)
         else:
             raise ValueError(f"no recording path for metric {spec.name} ({spec.instrument})")
 
     def _observe_queue(self, _options: CallbackOptions) -> Iterable[Observation]:
         return [Observation(self._queue_size())]
+
+    def _observe_evaluator(self, _options: CallbackOptions) -> Iterable[Observation]:
+        attributes = {
+            names.ATTR_METRIC_EVALUATOR_VERSION: self._evaluator.version,
+            names.ATTR_METRIC_POLICY_FINGERPRINT: self._evaluator.policy_fingerprint,
+        }
+        return [Observation(1, attributes)]
 
     def record_evaluation(self, report: GroundednessReport, context: TurnContext, duration_s: float) -> None:
         """One evaluated turn: its label, its score (scored labels only), its atoms and its cost."""
@@ -82,6 +95,7 @@ class GroundednessInstruments:
             names.ATTR_AGENT_NAME: context.agent_name,
             names.ATTR_OPERATION: context.operation,
             names.ATTR_EVALUATION_SCORE_LABEL: report.label,
+            names.ATTR_METRIC_EVALUATOR_VERSION: self._evaluator.version,
         }
         self._counters[names.METRIC_TURNS.name].add(1, _select(names.METRIC_TURNS, turn))
         if report.score is not None and report.label not in _UNSCORED_LABELS:

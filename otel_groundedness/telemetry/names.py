@@ -33,6 +33,12 @@ ATTR_EVIDENCE_TRUNCATED = SPAN_PREFIX + "evidence_truncated"
 ATTR_ANSWER_TRUNCATED = SPAN_PREFIX + "answer_truncated"
 ATTR_STRICT_PASS = SPAN_PREFIX + "strict_pass"
 ATTR_SENTENCE_SCORE = SPAN_PREFIX + "sentence_score"
+# Provenance, on the span and the evaluation event/record. The semconv proposal for
+# gen_ai.evaluation.evaluator.* is still open, so these stay in the project namespace (decisions.md).
+ATTR_EVALUATOR_ID = SPAN_PREFIX + "evaluator.id"
+ATTR_EVALUATOR_VERSION = SPAN_PREFIX + "evaluator.version"
+ATTR_EVALUATOR_TYPE = SPAN_PREFIX + "evaluator.type"
+ATTR_POLICY_FINGERPRINT = SPAN_PREFIX + "policy.fingerprint"
 
 # --- metric attribute keys (low cardinality only: never ids or content) ---
 # Values copied from spans (provider, model, agent name) are cut to this many characters.
@@ -45,6 +51,8 @@ ATTR_ATOM_KIND = "groundedness.atom.kind"
 ATTR_ATOM_VERDICT = "groundedness.atom.verdict"
 ATTR_SKIP_REASON = "groundedness.skip.reason"
 ATTR_EVICTION_REASON = "groundedness.eviction.reason"
+ATTR_METRIC_EVALUATOR_VERSION = "groundedness.evaluator.version"
+ATTR_METRIC_POLICY_FINGERPRINT = "groundedness.policy.fingerprint"
 
 SCORE_BUCKETS: tuple[float, ...] = tuple(round(i * 0.05, 2) for i in range(21))
 LATENCY_BUCKETS_S: tuple[float, ...] = (
@@ -77,7 +85,14 @@ class MetricSpec:
     attributes: tuple[str, ...]
 
 
-_TURN_ATTRS = (ATTR_EVALUATION_NAME, ATTR_PROVIDER, ATTR_REQUEST_MODEL, ATTR_AGENT_NAME, ATTR_OPERATION)
+_TURN_ATTRS = (
+    ATTR_EVALUATION_NAME,
+    ATTR_PROVIDER,
+    ATTR_REQUEST_MODEL,
+    ATTR_AGENT_NAME,
+    ATTR_OPERATION,
+    ATTR_METRIC_EVALUATOR_VERSION,
+)
 
 METRIC_SCORE = MetricSpec(
     "gen_ai.evaluation.score",
@@ -136,6 +151,14 @@ METRIC_DURATION = MetricSpec(
     (ATTR_EVALUATION_NAME,),
 )
 
+METRIC_EVALUATOR_INFO = MetricSpec(
+    "groundedness.evaluator.info",
+    "observable_gauge",
+    "{evaluator}",
+    "Always 1: the scorer version and policy fingerprint this process scores with (one series each)",
+    (ATTR_METRIC_EVALUATOR_VERSION, ATTR_METRIC_POLICY_FINGERPRINT),
+)
+
 METRICS: tuple[MetricSpec, ...] = (
     METRIC_SCORE,
     METRIC_TURNS,
@@ -145,4 +168,5 @@ METRICS: tuple[MetricSpec, ...] = (
     METRIC_QUEUE_SIZE,
     METRIC_EVICTED,
     METRIC_DURATION,
+    METRIC_EVALUATOR_INFO,
 )

@@ -4,9 +4,18 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from otel_groundedness.scoring import AtomVerdict, GroundednessReport
+from otel_groundedness.evaluator import describe
+from otel_groundedness.scoring import AtomVerdict, GroundednessPolicy, GroundednessReport
 from otel_groundedness.telemetry import names
 from otel_groundedness.telemetry.evaluation import evaluation_attributes, explanation, span_attributes
+
+EVALUATOR = describe(GroundednessPolicy())
+PROVENANCE = {
+    names.ATTR_EVALUATOR_ID: "otel-groundedness",
+    names.ATTR_EVALUATOR_VERSION: EVALUATOR.version,
+    names.ATTR_EVALUATOR_TYPE: "deterministic",
+    names.ATTR_POLICY_FINGERPRINT: EVALUATOR.policy_fingerprint,
+}
 
 
 def verdict(text: str, verdict: str, reason: str, kind: str = "money") -> AtomVerdict:
@@ -45,8 +54,9 @@ NO_EVIDENCE = replace(
 
 
 def test_span_attributes_carry_score_percent_counts_and_flags() -> None:
-    attributes = span_attributes(MIXED, evidence_truncated=True)
+    attributes = span_attributes(MIXED, evidence_truncated=True, evaluator=EVALUATOR)
     assert attributes == {
+        **PROVENANCE,
         names.ATTR_LABEL: "ungrounded",
         names.ATTR_SCORE: 2 / 3,
         names.ATTR_SCORE_PERCENT: 67,
@@ -63,18 +73,19 @@ def test_span_attributes_carry_score_percent_counts_and_flags() -> None:
 
 
 def test_none_values_are_omitted_rather_than_exported_as_zero() -> None:
-    attributes = span_attributes(NO_EVIDENCE, evidence_truncated=False)
+    attributes = span_attributes(NO_EVIDENCE, evidence_truncated=False, evaluator=EVALUATOR)
     assert names.ATTR_SCORE not in attributes
     assert names.ATTR_SCORE_PERCENT not in attributes
     assert names.ATTR_STRICT_PASS not in attributes
     assert names.ATTR_SENTENCE_SCORE not in attributes
     assert attributes[names.ATTR_LABEL] == "no_evidence"
-    assert names.ATTR_EVALUATION_SCORE_VALUE not in evaluation_attributes(NO_EVIDENCE, None)
+    assert names.ATTR_EVALUATION_SCORE_VALUE not in evaluation_attributes(NO_EVIDENCE, None, EVALUATOR)
 
 
 def test_evaluation_attributes_follow_the_semconv_event() -> None:
-    attributes = evaluation_attributes(MIXED, "chatcmpl-7")
+    attributes = evaluation_attributes(MIXED, "chatcmpl-7", EVALUATOR)
     assert attributes == {
+        **PROVENANCE,
         names.ATTR_EVALUATION_NAME: "groundedness",
         names.ATTR_EVALUATION_SCORE_VALUE: 2 / 3,
         names.ATTR_EVALUATION_SCORE_LABEL: "ungrounded",

@@ -7,11 +7,14 @@ from typing import Any
 from opentelemetry.sdk.metrics import MeterProvider
 from opentelemetry.sdk.metrics.export import InMemoryMetricReader
 
+from otel_groundedness.evaluator import describe
 from otel_groundedness.records import TurnContext
+from otel_groundedness.scoring import GroundednessPolicy
 from otel_groundedness.telemetry import names
 from otel_groundedness.telemetry.instruments import GroundednessInstruments
 from tests.telemetry.test_evaluation import MIXED, NO_EVIDENCE
 
+EVALUATOR = describe(GroundednessPolicy())
 CONTEXT = TurnContext(
     operation="chat",
     provider="openai",
@@ -36,7 +39,9 @@ def collect(reader: InMemoryMetricReader) -> dict[str, Any]:
 
 def test_every_declared_metric_is_exported_with_its_unit_and_buckets() -> None:
     reader = InMemoryMetricReader()
-    instruments = GroundednessInstruments(MeterProvider(metric_readers=[reader]), queue_size=lambda: 7)
+    instruments = GroundednessInstruments(
+        MeterProvider(metric_readers=[reader]), queue_size=lambda: 7, evaluator=EVALUATOR
+    )
     instruments.record_evaluation(MIXED, CONTEXT, 0.002)
     instruments.record_skip("no_answer")
     instruments.record_drop()
@@ -57,7 +62,9 @@ def test_every_declared_metric_is_exported_with_its_unit_and_buckets() -> None:
 
 def test_metric_attributes_are_low_cardinality_and_never_ids() -> None:
     reader = InMemoryMetricReader()
-    instruments = GroundednessInstruments(MeterProvider(metric_readers=[reader]), queue_size=lambda: 0)
+    instruments = GroundednessInstruments(
+        MeterProvider(metric_readers=[reader]), queue_size=lambda: 0, evaluator=EVALUATOR
+    )
     instruments.record_evaluation(MIXED, CONTEXT, 0.002)
     metrics = collect(reader)
 
@@ -69,6 +76,7 @@ def test_metric_attributes_are_low_cardinality_and_never_ids() -> None:
         names.ATTR_AGENT_NAME: "invoice-agent",
         names.ATTR_OPERATION: "chat",
         names.ATTR_EVALUATION_SCORE_LABEL: "ungrounded",
+        names.ATTR_METRIC_EVALUATOR_VERSION: EVALUATOR.version,
     }
     atoms = {
         (point.attributes[names.ATTR_ATOM_KIND], point.attributes[names.ATTR_ATOM_VERDICT]): point.value
@@ -84,7 +92,9 @@ def test_metric_attributes_are_low_cardinality_and_never_ids() -> None:
 
 def test_unscored_labels_count_as_turns_but_stay_out_of_the_score_histogram() -> None:
     reader = InMemoryMetricReader()
-    instruments = GroundednessInstruments(MeterProvider(metric_readers=[reader]), queue_size=lambda: 0)
+    instruments = GroundednessInstruments(
+        MeterProvider(metric_readers=[reader]), queue_size=lambda: 0, evaluator=EVALUATOR
+    )
     instruments.record_evaluation(NO_EVIDENCE, CONTEXT, 0.001)
     metrics = collect(reader)
     assert names.METRIC_SCORE.name not in metrics
@@ -94,7 +104,9 @@ def test_unscored_labels_count_as_turns_but_stay_out_of_the_score_histogram() ->
 
 def test_attribute_values_copied_from_spans_are_capped() -> None:
     reader = InMemoryMetricReader()
-    instruments = GroundednessInstruments(MeterProvider(metric_readers=[reader]), queue_size=lambda: 0)
+    instruments = GroundednessInstruments(
+        MeterProvider(metric_readers=[reader]), queue_size=lambda: 0, evaluator=EVALUATOR
+    )
     huge = TurnContext(
         operation="chat", provider="p" * 380_001, request_model="m" * 500, agent_name="a" * 129
     )
