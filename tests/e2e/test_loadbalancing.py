@@ -14,8 +14,8 @@ the routing the gateways rely on, independently of the gateway itself.
 from __future__ import annotations
 
 import json
-import subprocess
 import random
+import subprocess
 import urllib.request
 from collections import Counter, defaultdict
 from pathlib import Path
