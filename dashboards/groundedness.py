@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from grafana_foundation_sdk.builders import bargauge, heatmap, prometheus, stat, table, tempo, timeseries
 from grafana_foundation_sdk.builders import common as common_builders
 from grafana_foundation_sdk.builders import dashboard as builders
@@ -25,6 +27,14 @@ _PROMETHEUS = dashboard.DataSourceRef(type_val="prometheus", uid=f"${q.DATASOURC
 _TEMPO = dashboard.DataSourceRef(type_val="tempo", uid=f"${q.TRACES_DATASOURCE_VAR}")
 # Every evaluated turn increments this counter, so its labels list every service, model and agent.
 _TURNS_SERIES = family_name(names.METRIC_TURNS)
+# A service with more than one (scorer version, policy fingerprint) within this window is marked as
+# changed; the mark lasts this long after the old pair's last sample. The window is the larger of this
+# and $__interval, Grafana's step for the annotation query (at least SCORER_CHANGE_STEP, about the
+# range over the screen width on long ranges), so no change falls between two steps.
+SCORER_CHANGE_WINDOW = "10m"
+SCORER_CHANGE_STEP = "60s"
+SCORER_CHANGE_ANNOTATION = "Scorer or policy changed"
+SCORER_PANEL_TITLE = "Scorer version and policy per service"
 
 
 def build() -> dashboard.Dashboard:
@@ -39,6 +49,7 @@ def build() -> dashboard.Dashboard:
         .tooltip(dashboard.DashboardCursorSync.CROSSHAIR)
         .readonly()
         .variables(_variables())
+        .annotation(_scorer_change_annotation())
         .link(
             builders.DashboardLink("Low-score traces")
             .type(dashboard.DashboardLinkType.LINK)
@@ -104,7 +115,73 @@ def _variables() -> list[Builder[dashboard.VariableModel]]:
             "Agent",
             "Agent name (gen_ai.agent.name)",
         ),
+        label_values(
+            q.SCORER_VERSION_VAR,
+            q.EVALUATOR_VERSION_LABEL,
+            f'{turns}{{{q.SERVICE_LABEL}=~"${q.SERVICE_VAR}"}}',
+            "Scorer version",
+            "Version of otel-groundedness that scored the turns (groundedness.evaluator.version)",
+        ),
     ]
+
+
+class _PrometheusAnnotationQuery(dashboard.AnnotationQuery):
+    """A dashboard annotation on a Prometheus data source. The Grafana 11.6 schema types only the keys
+    every annotation has (and ``expr``); the Prometheus data source also reads ``step``,
+    ``titleFormat``, ``textFormat`` and ``tagKeys`` from the same object, so they are added here."""
+
+    def __init__(self, *, step: str, title_format: str, text_format: str, tag_keys: str, **base: Any) -> None:
+        super().__init__(**base)
+        self.step = step
+        self.title_format = title_format
+        self.text_format = text_format
+        self.tag_keys = tag_keys
+
+    def to_json(self) -> dict[str, object]:
+        payload = super().to_json()
+        payload.update(
+            step=self.step, titleFormat=self.title_format, textFormat=self.text_format, tagKeys=self.tag_keys
+        )
+        return payload
+
+
+class _Built(Builder[dashboard.AnnotationQuery]):
+    """A builder for a model made directly (the SDK has no builder for datasource-specific annotations)."""
+
+    def __init__(self, model: dashboard.AnnotationQuery) -> None:
+        self._model = model
+
+    def build(self) -> dashboard.AnnotationQuery:
+        return self._model
+
+
+def _scorer_change_annotation() -> Builder[dashboard.AnnotationQuery]:
+    version = f"{{{{{q.EVALUATOR_VERSION_LABEL}}}}}"
+    fingerprint = f"{{{{{q.POLICY_FINGERPRINT_LABEL}}}}}"
+    return _Built(
+        _PrometheusAnnotationQuery(
+            name=SCORER_CHANGE_ANNOTATION,
+            datasource=_PROMETHEUS,
+            enable=True,
+            icon_color="purple",
+            expr=q.several_label_sets(
+                names.METRIC_EVALUATOR_INFO,
+                q.EVALUATOR_VERSION_LABEL,
+                q.POLICY_FINGERPRINT_LABEL,
+                windows=(SCORER_CHANGE_WINDOW, q.INTERVAL_WINDOW),
+            ),
+            step=SCORER_CHANGE_STEP,
+            title_format=f"Scorer or policy changed: {{{{{q.SERVICE_LABEL}}}}}",
+            text_format=(
+                f"{{{{{q.SERVICE_LABEL}}}}} scored with more than one (scorer version, policy) within "
+                f"{SCORER_CHANGE_WINDOW} of this time. This mark is for version {version}, policy "
+                f"{fingerprint}; there is one per pair, old and new. A score that moves here may have moved "
+                "because the scorer did, not the answers: compare the pairs in "
+                f'"{SCORER_PANEL_TITLE}".'
+            ),
+            tag_keys=q.SERVICE_LABEL,
+        )
+    )
 
 
 def _query(ref_id: str, expr: str, legend: str = "") -> prometheus.Dataquery:
@@ -454,4 +531,46 @@ def _health() -> list[Builder[dashboard.Panel]]:
             )
         )
         .unit("suffix: traces/s"),
+        _scorer_table(),
     ]
+
+
+def _scorer_table() -> Builder[dashboard.Panel]:
+    info = names.METRIC_EVALUATOR_INFO
+    columns = {
+        q.SERVICE_LABEL: "Service",
+        q.EVALUATOR_VERSION_LABEL: "Scorer version",
+        q.POLICY_FINGERPRINT_LABEL: "Policy fingerprint",
+    }
+    return (
+        table.Panel()
+        .title(SCORER_PANEL_TITLE)
+        .description(
+            "The otel-groundedness version and the policy fingerprint (a hash of every scoring setting) "
+            "each service scores with now, from groundedness.evaluator.info; every scorer version is "
+            "listed, whatever the Scorer version variable says. Healthy: one row per service, with the "
+            "version and policy you deployed. Two rows for one service: its processes disagree (a rollout "
+            "in progress, a canary) or, through the Collector, the old pair has not expired yet (up to its "
+            f'metric_expiration after a restart). The "{SCORER_CHANGE_ANNOTATION}" annotation marks '
+            "when a new pair appeared; scores that move there may reflect the scorer, not the answers."
+        )
+        .datasource(_PROMETHEUS)
+        .with_target(
+            _instant("A", q.label_sets(info, q.EVALUATOR_VERSION_LABEL, q.POLICY_FINGERPRINT_LABEL)).format(
+                prometheus_models.PromQueryFormat.TABLE
+            )
+        )
+        .with_transformation(
+            dashboard.DataTransformerConfig(
+                id_val="organize",
+                options={
+                    "excludeByName": {"Time": True, "Value": True},
+                    "indexByName": {label: index for index, label in enumerate(columns)},
+                    "renameByName": columns,
+                },
+            )
+        )
+        .sort_by([common_builders.TableSortByFieldState().display_name(columns[q.SERVICE_LABEL])])
+        .span(24)
+        .height(6)
+    )

@@ -17,6 +17,7 @@ from otel_groundedness.telemetry.prometheus_names import family_name, label_name
 SERVICE_VAR = "service"
 MODEL_VAR = "model"
 AGENT_VAR = "agent"
+SCORER_VERSION_VAR = "scorer_version"
 DATASOURCE_VAR = "datasource"
 TRACES_DATASOURCE_VAR = "traces"
 
@@ -30,6 +31,8 @@ ATOM_KIND_LABEL = label_name(names.ATTR_ATOM_KIND)
 ATOM_VERDICT_LABEL = label_name(names.ATTR_ATOM_VERDICT)
 SKIP_REASON_LABEL = label_name(names.ATTR_SKIP_REASON)
 EVICTION_REASON_LABEL = label_name(names.ATTR_EVICTION_REASON)
+EVALUATOR_VERSION_LABEL = label_name(names.ATTR_METRIC_EVALUATOR_VERSION)
+POLICY_FINGERPRINT_LABEL = label_name(names.ATTR_METRIC_POLICY_FINGERPRINT)
 
 # Values of the label and verdict attributes the scorer writes.
 LABEL_NO_EVIDENCE = "no_evidence"
@@ -40,6 +43,7 @@ VERDICT_CONTRADICTED = "contradicted"
 ZERO_FALLBACK = "or vector(0)"
 RATE_WINDOW = "$__rate_interval"
 RANGE_WINDOW = "$__range"
+INTERVAL_WINDOW = "$__interval"
 
 
 def eq(value: str) -> str:
@@ -57,17 +61,27 @@ def not_regex(pattern: str) -> str:
     return f'!~"{pattern}"'
 
 
-def selector(spec: MetricSpec, suffix: str = "", matchers: Mapping[str, str] | None = None) -> str:
+def selector(
+    spec: MetricSpec,
+    suffix: str = "",
+    matchers: Mapping[str, str] | None = None,
+    *,
+    every_version: bool = False,
+) -> str:
     """``series{filters}``: the dashboard's template-variable filters plus ``matchers``.
 
     Model and agent filters apply only to instruments that carry those attributes; the health
-    instruments are per process and are filtered by service alone.
+    instruments are per process and are filtered by service alone. The scorer version filter applies
+    to every instrument that carries the evaluator version, unless ``every_version`` (the provenance
+    queries, whose point is to show every version there is).
     """
     filters = {SERVICE_LABEL: regex(f"${SERVICE_VAR}")}
     if names.ATTR_REQUEST_MODEL in spec.attributes:
         filters[MODEL_LABEL] = regex(f"${MODEL_VAR}")
     if names.ATTR_AGENT_NAME in spec.attributes:
         filters[AGENT_LABEL] = regex(f"${AGENT_VAR}")
+    if names.ATTR_METRIC_EVALUATOR_VERSION in spec.attributes and not every_version:
+        filters[EVALUATOR_VERSION_LABEL] = regex(f"${SCORER_VERSION_VAR}")
     filters.update(matchers or {})
     body = ", ".join(label + matcher for label, matcher in filters.items())
     return f"{family_name(spec)}{suffix}{{{body}}}"
@@ -111,3 +125,23 @@ def share_by(label: str, spec: MetricSpec, window: str = RATE_WINDOW) -> str:
         f"/ ignoring({label}) group_left\n"
         f"{sum_of('rate', spec, window=window)}"
     )
+
+
+def label_sets(spec: MetricSpec, *labels: str, windows: tuple[str, ...] = ()) -> str:
+    """One series (value 1) per service and combination of ``labels`` of an info-style instrument, for
+    every version whatever the Scorer version variable says. With ``windows``, every combination seen
+    in the longest of them (``last_over_time`` over each, joined by ``or``), not only the current ones;
+    several windows give "the larger of" durations PromQL cannot compare, e.g. a floor and
+    ``$__interval``."""
+    series = selector(spec, every_version=True)
+    if windows:
+        series = " or ".join(f"last_over_time({series}[{window}])" for window in windows)
+    return f"group{by(SERVICE_LABEL, *labels)} ({series})"
+
+
+def several_label_sets(spec: MetricSpec, *labels: str, windows: tuple[str, ...]) -> str:
+    """The ``label_sets`` seen within ``windows`` of each service that had more than one of them there:
+    a service whose combination changed (or whose processes disagree) keeps a series per combination,
+    old and new, until the old one is older than the window; a service with one keeps none."""
+    sets = label_sets(spec, *labels, windows=windows)
+    return f"{sets}\nand on ({SERVICE_LABEL})\n(count{by(SERVICE_LABEL)} ({sets}) > 1)"

@@ -12,6 +12,8 @@ from dashboards.generate import DASHBOARD_JSON
 # A metric selector: a series name directly followed by its label matchers or a range.
 _SELECTED_SERIES = re.compile(r"([a-zA-Z_:][a-zA-Z0-9_:]*)\s*[{\[]")
 _LABEL_VALUES_SERIES = re.compile(r"label_values\(\s*([a-zA-Z_:][a-zA-Z0-9_:]*)")
+# A series name with its label matchers: ``name{matchers}``.
+_SELECTOR = re.compile(r"([a-zA-Z_:][a-zA-Z0-9_:]*)\{([^}]*)\}")
 
 
 @dataclass(frozen=True)
@@ -45,6 +47,21 @@ def prometheus_targets(board: dict[str, Any]) -> list[Target]:
         for target in panel.get("targets", [])
         if "expr" in target
     ]
+
+
+def prometheus_annotations(board: dict[str, Any]) -> list[dict[str, Any]]:
+    """The dashboard's annotation queries on a Prometheus data source (the built-in one is added by
+    Grafana at load time and is not in the JSON)."""
+    return [
+        annotation
+        for annotation in board.get("annotations", {}).get("list", [])
+        if annotation["datasource"]["type"] == "prometheus"
+    ]
+
+
+def selectors(expr: str) -> list[tuple[str, str]]:
+    """Every ``series{matchers}`` in a PromQL expression, as (series, matchers)."""
+    return _SELECTOR.findall(expr)
 
 
 def series_in(expr: str) -> set[str]:

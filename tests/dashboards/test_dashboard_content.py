@@ -3,15 +3,25 @@
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from dashboard_json import Target, load, panels, prometheus_targets, series_in, variables
+from dashboard_json import (
+    Target,
+    load,
+    panels,
+    prometheus_annotations,
+    prometheus_targets,
+    selectors,
+    series_in,
+    variables,
+)
 
-from dashboards import promql
+from dashboards import groundedness, promql
 from otel_groundedness.telemetry import names
-from otel_groundedness.telemetry.prometheus_names import PROMETHEUS_METRICS, label_name
+from otel_groundedness.telemetry.prometheus_names import PROMETHEUS_METRICS, label_name, series_owner
 
 BOARD = load()
 OUR_SERIES = {series for metric in PROMETHEUS_METRICS.values() for series in metric.series}
@@ -40,28 +50,108 @@ def test_every_series_a_query_uses_is_one_the_processor_emits(target: Target) ->
 
 def test_variable_queries_use_emitted_series_and_labels() -> None:
     queries = [var["query"] for var in variables(BOARD).values() if var["type"] == "query"]
-    assert len(queries) == 3
+    assert len(queries) == 4
     for query in queries:
         assert series_in(query) <= OUR_SERIES, query
 
 
-def test_template_variables_cover_datasource_service_model_and_agent() -> None:
+def test_template_variables_cover_datasource_service_model_agent_and_scorer_version() -> None:
     found = variables(BOARD)
     assert found["datasource"]["type"] == "datasource" and found["datasource"]["query"] == "prometheus"
     assert found["traces"]["query"] == "tempo"
     turn_labels = {label_name(key) for key in names.METRIC_TURNS.attributes}
-    for name, label in (("service", "job"), ("model", promql.MODEL_LABEL), ("agent", promql.AGENT_LABEL)):
+    for name, label in (
+        ("service", "job"),
+        ("model", promql.MODEL_LABEL),
+        ("agent", promql.AGENT_LABEL),
+        (promql.SCORER_VERSION_VAR, promql.EVALUATOR_VERSION_LABEL),
+    ):
         assert found[name]["query"].endswith(f", {label})"), found[name]["query"]
-        assert found[name]["includeAll"] and found[name]["allValue"] == ".*"
+        assert found[name]["multi"] and found[name]["includeAll"] and found[name]["allValue"] == ".*"
         assert label == "job" or label in turn_labels
+    scorer = found[promql.SCORER_VERSION_VAR]
+    assert scorer["label"] == "Scorer version"
+    assert scorer["query"].startswith('label_values(groundedness_turns_total{job=~"$service"}, ')
 
 
-def test_turn_panels_filter_on_every_variable_and_health_panels_on_service() -> None:
+_FILTERS = {
+    names.ATTR_REQUEST_MODEL: f'{promql.MODEL_LABEL}=~"$model"',
+    names.ATTR_AGENT_NAME: f'{promql.AGENT_LABEL}=~"$agent"',
+    names.ATTR_METRIC_EVALUATOR_VERSION: f'{promql.EVALUATOR_VERSION_LABEL}=~"${promql.SCORER_VERSION_VAR}"',
+}
+
+
+def _selector_filters_on_the_variables(target_name: str, expr: str, *, every_version: bool) -> None:
+    found = selectors(expr)
+    assert found, expr
+    for series, matchers in found:
+        spec = series_owner(series)
+        assert spec is not None, series
+        assert 'job=~"$service"' in matchers, (target_name, series)
+        for attribute, matcher in _FILTERS.items():
+            wanted = attribute in spec.attributes
+            if attribute == names.ATTR_METRIC_EVALUATOR_VERSION and every_version:
+                wanted = False
+            assert (matcher in matchers) == wanted, (target_name, series, matcher)
+
+
+def test_every_selector_filters_on_each_variable_its_instrument_carries() -> None:
+    # Health instruments carry no model, agent or version: service only. The provenance table shows
+    # every scorer version whatever the variable says (that is its point), so it filters on service only.
     for target in prometheus_targets(BOARD):
-        assert 'job=~"$service"' in target.expr, target.name
-        if "groundedness_turns_total" in target.expr or "gen_ai_evaluation_score" in target.expr:
-            assert f'{promql.MODEL_LABEL}=~"$model"' in target.expr, target.name
-            assert f'{promql.AGENT_LABEL}=~"$agent"' in target.expr, target.name
+        every_version = target.panel == groundedness.SCORER_PANEL_TITLE
+        _selector_filters_on_the_variables(target.name, target.expr, every_version=every_version)
+
+
+def test_scorer_version_filter_reaches_the_turn_score_and_atom_panels() -> None:
+    version = _FILTERS[names.ATTR_METRIC_EVALUATOR_VERSION]
+    filtered = {target.panel for target in prometheus_targets(BOARD) if version in target.expr}
+    assert {"Turns evaluated", "p10 score", "Score distribution over time", "Atoms by kind and verdict"} <= (
+        filtered
+    )
+
+
+def test_scorer_change_annotation_marks_several_pairs_per_service_from_the_info_gauge() -> None:
+    (annotation,) = prometheus_annotations(BOARD)
+    assert annotation["name"] == groundedness.SCORER_CHANGE_ANNOTATION and annotation["enable"] is True
+    assert annotation["datasource"] == {"type": "prometheus", "uid": "$datasource"}
+    info = PROMETHEUS_METRICS[names.METRIC_EVALUATOR_INFO.name]
+    assert series_in(annotation["expr"]) == set(info.series)
+    # Every version, or selecting the new one would hide the change from old to new.
+    _selector_filters_on_the_variables(annotation["name"], annotation["expr"], every_version=True)
+    assert "> 1" in annotation["expr"] and f"[{groundedness.SCORER_CHANGE_WINDOW}]" in annotation["expr"]
+    # The window never shrinks below Grafana's step for the query, or a change could fall between steps.
+    assert f"[{promql.INTERVAL_WINDOW}]" in annotation["expr"]
+    assert annotation["step"] == groundedness.SCORER_CHANGE_STEP and annotation["tagKeys"] == "job"
+    # Title and text name labels the query keeps: the service and the pair.
+    pair = {"job", *info.labels}
+    for key in ("titleFormat", "textFormat"):
+        used = set(re.findall(r"\{\{\s*([a-zA-Z_][a-zA-Z0-9_]*)\s*\}\}", annotation[key]))
+        assert used and used <= pair, (key, used)
+    assert {promql.EVALUATOR_VERSION_LABEL, promql.POLICY_FINGERPRINT_LABEL} <= set(
+        re.findall(r"\{\{([a-zA-Z_0-9]+)\}\}", annotation["textFormat"])
+    )
+    for label in ("job", *info.labels):
+        assert label in annotation["expr"].split("and on")[0], label
+
+
+def test_scorer_table_lists_service_version_and_fingerprint() -> None:
+    (table,) = [panel for panel in panels(BOARD) if panel["title"] == groundedness.SCORER_PANEL_TITLE]
+    assert table["type"] == "table" and table["datasource"] == {"type": "prometheus", "uid": "$datasource"}
+    (target,) = table["targets"]
+    assert target["instant"] is True and target["format"] == "table"
+    assert series_in(target["expr"]) == set(PROMETHEUS_METRICS[names.METRIC_EVALUATOR_INFO.name].series)
+    (organize,) = table["transformations"]
+    assert organize["id"] == "organize"
+    columns = organize["options"]["renameByName"]
+    assert columns == {
+        "job": "Service",
+        promql.EVALUATOR_VERSION_LABEL: "Scorer version",
+        promql.POLICY_FINGERPRINT_LABEL: "Policy fingerprint",
+    }
+    assert f"by ({', '.join(columns)})" in target["expr"]
+    health = [panel for panel in BOARD["panels"] if panel["type"] == "row"][-1]
+    assert health["title"] == "Processor health" and table["gridPos"]["y"] > health["gridPos"]["y"]
 
 
 def test_required_panels_are_present() -> None:
@@ -79,6 +169,7 @@ def test_required_panels_are_present() -> None:
         "Scoring queue": "timeseries",
         "Skipped turns by reason": "timeseries",
         "Pairing buffer evictions": "timeseries",
+        groundedness.SCORER_PANEL_TITLE: "table",
     }
     for title, panel_type in expected.items():
         assert titles.get(title) == panel_type, title
@@ -113,8 +204,8 @@ def test_low_score_panels_link_to_a_tempo_search_for_low_scores() -> None:
 
 
 def test_low_score_traces_table_queries_tempo_on_the_score_attribute() -> None:
-    (table,) = [panel for panel in panels(BOARD) if panel["type"] == "table"]
-    assert table["datasource"] == {"type": "tempo", "uid": "$traces"}
+    (table,) = [panel for panel in panels(BOARD) if panel["datasource"]["type"] == "tempo"]
+    assert table["type"] == "table" and table["datasource"] == {"type": "tempo", "uid": "$traces"}
     (target,) = table["targets"]
     assert target["queryType"] == "traceql" and names.ATTR_SCORE in target["query"]
 

@@ -38,6 +38,26 @@ def _differences(committed: Any, decoded: Any, path: str = "") -> list[str]:
     return [] if committed == decoded else [f"{path}: {committed!r} became {decoded!r}"]
 
 
+# Keys Grafana's Prometheus data source reads from a dashboard annotation (step, title and text
+# templates, label names that become tags) which the 11.6 schema's AnnotationQuery does not model: it
+# types only the keys every annotation has, plus `expr`. The decoder drops them, and only them.
+_PROMETHEUS_ANNOTATION_KEYS = ("step", "titleFormat", "textFormat", "tagKeys")
+
+
+def _schema_gaps(committed: dict[str, Any]) -> set[str]:
+    return {
+        f"/annotations/list[{index}]/{key}: dropped"
+        for index, annotation in enumerate(committed.get("annotations", {}).get("list", []))
+        if annotation["datasource"]["type"] == "prometheus"
+        for key in _PROMETHEUS_ANNOTATION_KEYS
+        if key in annotation
+    }
+
+
+def _unexpected_differences(committed: dict[str, Any]) -> list[str]:
+    return sorted(set(_differences(committed, _round_trip(committed))) - _schema_gaps(committed))
+
+
 def test_committed_files_equal_generator_output() -> None:
     stale = generate.stale_files(generate.render())
     assert not stale, "run `python -m dashboards.generate`:\n" + "\n".join(stale)
@@ -57,7 +77,8 @@ def test_check_mode_fails_on_a_hand_edited_file(tmp_path: Any, monkeypatch: Any)
 
 def test_dashboard_round_trips_through_the_sdk_models_unchanged() -> None:
     committed = load()
-    assert _differences(committed, _round_trip(committed)) == []
+    assert _schema_gaps(committed), "the dashboard has a Prometheus annotation with its title and text"
+    assert set(_differences(committed, _round_trip(committed))) == _schema_gaps(committed)
 
 
 def test_round_trip_detects_unknown_keys() -> None:
@@ -70,6 +91,7 @@ def test_round_trip_detects_unknown_keys() -> None:
         ("panels", 1, "targets", 0, "exprr"),
         ("panels", 1, "options", "graphModee"),
         ("templating", "list", 2, "refreshh"),
+        ("annotations", "list", 0, "titleFormatt"),
     )
     for path in probes:
         tampered = copy.deepcopy(committed)
@@ -77,5 +99,5 @@ def test_round_trip_detects_unknown_keys() -> None:
         for step in path[:-1]:
             node = node[step]
         node[path[-1]] = "x"
-        (difference,) = _differences(tampered, _round_trip(tampered))
+        (difference,) = _unexpected_differences(tampered)
         assert difference.endswith(f"/{path[-1]}: dropped"), difference

@@ -91,7 +91,7 @@ class DemoApp:
 
 def start_demo(
     workdir: Path,
-    otlp_endpoint: str,
+    otlp_endpoint: str | None,
     *,
     metrics_port: int,
     turns: int,
@@ -99,19 +99,23 @@ def start_demo(
     fault_rate: float,
     pace: float,
     linger_s: float,
+    env: dict[str, str] | None = None,
 ) -> DemoApp:
-    """``otel-groundedness demo`` exporting OTLP to ``otlp_endpoint`` and serving its own Prometheus
-    endpoint on ``metrics_port``, ``pace`` turns per second; returns once all turns are done (its JSON
-    report is written after the last turn)."""
+    """``otel-groundedness demo`` exporting OTLP to ``otlp_endpoint`` (None: no OTLP) and serving its own
+    Prometheus endpoint on ``metrics_port``, ``pace`` turns per second, with ``env`` added to its
+    environment (e.g. ``OTEL_GROUNDEDNESS_*`` policy settings); returns once all turns are done (its
+    JSON report is written after the last turn)."""
     report = workdir / "demo-report.json"
     argv = [
         sys.executable, "-m", "otel_groundedness", "demo", "--turns", str(turns),
         "--fault-rate", str(fault_rate), "--seed", str(seed), "--pace", str(pace),
-        "--otlp-endpoint", otlp_endpoint, "--prometheus-port", str(metrics_port),
+        "--prometheus-port", str(metrics_port),
         "--linger", str(linger_s), "--no-live", "--html", str(workdir / "demo-report.html"),
         "--json", str(report),
     ]  # fmt: skip
-    service = start_service("demo", argv, workdir)
+    if otlp_endpoint is not None:
+        argv += ["--otlp-endpoint", otlp_endpoint]
+    service = start_service("demo", argv, workdir, env)
     demo = DemoApp(service, f"127.0.0.1:{metrics_port}")
     service.wait_ready("all turns done", lambda: True if report.exists() else None, timeout=180)
     service.wait_ready("metrics endpoint", lambda: http_ok(demo.metrics_url), timeout=30)
@@ -236,6 +240,27 @@ def start_remote_write_receiver(workdir: Path) -> Prometheus:
     argv = [
         "prometheus", f"--config.file={config_path}", f"--storage.tsdb.path={workdir / 'prom-data'}",
         f"--web.listen-address=127.0.0.1:{port}", "--web.enable-remote-write-receiver",
+    ]  # fmt: skip
+    service = start_service("prometheus", argv, workdir)
+    url = f"http://127.0.0.1:{port}"
+    service.wait_ready("ready endpoint", lambda: http_ok(f"{url}/-/ready"), timeout=30)
+    return Prometheus(service, url)
+
+
+def start_scraper(workdir: Path, jobs: dict[str, list[str]]) -> Prometheus:
+    """A Prometheus without rules that scrapes ``jobs`` (job name to targets) every second."""
+    workdir.mkdir(parents=True, exist_ok=True)
+    config = {
+        "global": {"scrape_interval": "1s", "evaluation_interval": "1s"},
+        "scrape_configs": [
+            {"job_name": job, "static_configs": [{"targets": targets}]} for job, targets in jobs.items()
+        ],
+    }
+    config_path = _write_yaml(workdir / "prometheus.yml", config)
+    port = free_port()
+    argv = [
+        "prometheus", f"--config.file={config_path}", f"--storage.tsdb.path={workdir / 'prom-data'}",
+        f"--web.listen-address=127.0.0.1:{port}",
     ]  # fmt: skip
     service = start_service("prometheus", argv, workdir)
     url = f"http://127.0.0.1:{port}"
