@@ -6,20 +6,20 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck unit bench fuzz collector system-deps venv clean
+.PHONY: demo test lint typecheck unit bench fuzz collector system-deps node-agent venv clean
 
 demo: $(STAMP)
 	$(BIN)/otel-groundedness demo $(DEMO_ARGS)
 
-test: system-deps $(STAMP) collector lint typecheck
+test: system-deps node-agent $(STAMP) collector lint typecheck
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 unit: $(STAMP)
 	$(BIN)/python -m pytest -m "not e2e and not instrumentation" $(PYTEST_ARGS)
 
 lint: $(STAMP)
-	$(BIN)/ruff check otel_groundedness tests benchmarks dashboards
-	$(BIN)/ruff format --check otel_groundedness tests benchmarks dashboards
+	$(BIN)/ruff check otel_groundedness tests benchmarks dashboards agents
+	$(BIN)/ruff format --check otel_groundedness tests benchmarks dashboards agents
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
@@ -35,6 +35,10 @@ fuzz: $(STAMP)
 system-deps:
 	bash scripts/install-system-deps.sh
 
+# The Node agent's pinned npm dependencies (agents/vercel-ai, `npm ci` from its lockfile); idempotent.
+node-agent:
+	bash scripts/install-node-agent.sh
+
 # Custom OpenTelemetry Collector built from the official modules; cached in collector-config/bin.
 collector:
 	bash collector-config/build.sh
@@ -49,4 +53,4 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 clean:
-	rm -rf $(VENV) .venv-* .pytest_cache .mypy_cache .ruff_cache collector-config/bin
+	rm -rf $(VENV) .venv-* .pytest_cache .mypy_cache .ruff_cache collector-config/bin agents/vercel-ai/node_modules
