@@ -1,5 +1,7 @@
 """OTel GenAI semconv ≥1.37 spans: inference and agent spans with ``gen_ai.input/output.messages``,
-``execute_tool`` spans with ``gen_ai.tool.call.result``.
+``execute_tool`` spans with ``gen_ai.tool.call.result``, ``retrieval`` spans with
+``gen_ai.retrieval.documents``; ``handle_conversation_turn`` and ``invoke_workflow`` close a turn like
+``invoke_agent``.
 
 Also reads the JSON form of OpenLLMetry ≥0.55, AI SDK 7 ``@ai-sdk/otel``, Pydantic AI chat spans and
 Logfire ``instrument_openai`` v2 spans, which all use this vocabulary.
@@ -13,22 +15,41 @@ from typing import Any
 
 from otel_groundedness.conventions import semconv_messages as msgs
 from otel_groundedness.conventions._common import (
+    Document,
     clean_id,
     finish_reasons,
+    retrieval_span_facts,
     semconv_context,
-    span_source_id,
     text_attr,
+    tool_span_facts,
 )
-from otel_groundedness.conventions._json import as_list, decode
+from otel_groundedness.conventions._json import as_dict, as_list, decode
+from otel_groundedness.conventions._producer import Producer, any_key
 from otel_groundedness.records import SpanFacts, SpanRecord
 from otel_groundedness.scoring.evidence_item import Evidence
 
 CONVENTION = "semconv"
+OPERATION = "gen_ai.operation.name"
 INPUT_MESSAGES = "gen_ai.input.messages"
 OUTPUT_MESSAGES = "gen_ai.output.messages"
 TOOL_CALL_RESULT = "gen_ai.tool.call.result"
+RETRIEVAL_DOCUMENTS = "gen_ai.retrieval.documents"
 INFERENCE_OPERATIONS = frozenset({"chat", "text_completion", "generate_content"})
-AGENT_OPERATIONS = frozenset({"invoke_agent", "invoke_workflow"})
+# ``handle_conversation_turn``: a framework runner's whole turn (ADK and OpenAI Agents ``Runner.run``).
+AGENT_OPERATIONS = frozenset({"invoke_agent", "invoke_workflow", "handle_conversation_turn"})
+# Provider, system and response id mark GenAI spans whose operation key was evicted or never written.
+GATE_KEYS = frozenset(
+    {
+        OPERATION,
+        INPUT_MESSAGES,
+        OUTPUT_MESSAGES,
+        TOOL_CALL_RESULT,
+        RETRIEVAL_DOCUMENTS,
+        "gen_ai.provider.name",
+        "gen_ai.system",
+        "gen_ai.response.id",
+    }
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,16 +62,6 @@ class MessageFacts:
     tool_call_step: bool
     captured: bool
     truncated: bool
-
-
-def claims(attributes: Mapping[str, Any]) -> bool:
-    """True when the attributes use the ≥1.37 (or the content-free ≤1.36) semconv span form."""
-    return (
-        "gen_ai.operation.name" in attributes
-        or INPUT_MESSAGES in attributes
-        or OUTPUT_MESSAGES in attributes
-        or TOOL_CALL_RESULT in attributes
-    )
 
 
 def read_messages(attributes: Mapping[str, Any], *, agent: bool) -> MessageFacts:
@@ -66,7 +77,7 @@ def read_messages(attributes: Mapping[str, Any], *, agent: bool) -> MessageFacts
     else:
         reasons = finish_reasons(attributes.get("gen_ai.response.finish_reasons"))
         answer = msgs.final_answer(outputs, reasons)
-        tool_call_step = msgs.asks_for_tools(outputs, reasons)
+        tool_call_step = msgs.output_asks_for_tools(outputs, reasons)
     return MessageFacts(
         answer=answer,
         evidence=evidence,
@@ -79,9 +90,11 @@ def read_messages(attributes: Mapping[str, Any], *, agent: bool) -> MessageFacts
 
 def read(span: SpanRecord) -> SpanFacts | None:
     attributes = span.attributes
-    operation = text_attr(attributes, "gen_ai.operation.name")
+    operation = text_attr(attributes, OPERATION)
     if operation == "execute_tool" or (operation is None and TOOL_CALL_RESULT in attributes):
-        return _read_tool(span, attributes)
+        return read_tool(span, CONVENTION)
+    if operation == "retrieval" or (operation is None and RETRIEVAL_DOCUMENTS in attributes):
+        return _read_retrieval(span)
     has_content = INPUT_MESSAGES in attributes or OUTPUT_MESSAGES in attributes
     agent = operation in AGENT_OPERATIONS
     if not (agent or operation in INFERENCE_OPERATIONS or (operation is None and has_content)):
@@ -101,17 +114,29 @@ def read(span: SpanRecord) -> SpanFacts | None:
     )
 
 
-def _read_tool(span: SpanRecord, attributes: Mapping[str, Any]) -> SpanFacts:
-    raw = attributes.get(TOOL_CALL_RESULT)
-    evidence: tuple[Evidence, ...] = ()
-    if raw is not None:
-        source = clean_id(attributes.get("gen_ai.tool.call.id")) or span_source_id(span.span_id)
-        evidence = (Evidence(content=raw, source_id=source, name=text_attr(attributes, "gen_ai.tool.name")),)
-    return SpanFacts(
-        convention=CONVENTION,
-        context=semconv_context(attributes, "execute_tool"),
-        evidence=evidence,
-        is_tool=True,
-        content_captured=raw is not None,
-        content_truncated=decode(raw).truncated,
+def read_tool(span: SpanRecord, convention: str) -> SpanFacts:
+    """An ``execute_tool``-shaped span: ``gen_ai.tool.call.result`` keyed by ``gen_ai.tool.call.id``."""
+    attributes = span.attributes
+    return tool_span_facts(
+        convention,
+        span,
+        semconv_context(attributes, "execute_tool"),
+        attributes.get(TOOL_CALL_RESULT),
+        call_id=clean_id(attributes.get("gen_ai.tool.call.id")),
+        name=text_attr(attributes, "gen_ai.tool.name"),
     )
+
+
+def _read_retrieval(span: SpanRecord) -> SpanFacts:
+    """``gen_ai.retrieval.documents``: ``[{id, content, score, ...}]`` (JSON string or structured)."""
+    attributes = span.attributes
+    decoded = decode(attributes.get(RETRIEVAL_DOCUMENTS))
+    documents = [
+        Document(fields.get("content"), clean_id(fields.get("id")), fields.get("metadata"))
+        for fields in map(as_dict, as_list(decoded.value))
+    ]
+    context = semconv_context(attributes, "retrieval")
+    return retrieval_span_facts(CONVENTION, span, context, documents, truncated=decoded.truncated)
+
+
+PRODUCER = Producer(name=CONVENTION, order=90, gate_keys=GATE_KEYS, claims=any_key(GATE_KEYS), read_span=read)

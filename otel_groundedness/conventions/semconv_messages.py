@@ -3,6 +3,8 @@
 Works on decoded ``gen_ai.input.messages`` / ``gen_ai.output.messages`` lists (also Pydantic AI's
 ``pydantic_ai.all_messages``), tolerating the variants seen in the wild: the tool result under
 ``response``, ``result`` or ``output``; tool results in messages of role ``tool`` or ``user``.
+Parts of any other type (``reasoning``, media, ``type: "generic"``) are neither answer text nor
+evidence nor a tool call.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from otel_groundedness.conventions._common import TOOL_FINISH_REASONS, clean_id
+from otel_groundedness.conventions._common import asks_for_tools, clean_id, stopped_for_tools, turn_start
 from otel_groundedness.conventions._json import as_dict, as_list
 from otel_groundedness.scoring.evidence_item import Evidence
 
@@ -47,10 +49,11 @@ def current_turn_start(messages: list[Any]) -> int:
     Tool results can arrive in ``user`` messages (Pydantic AI format v5), so only a user message
     that carries text counts as a new turn.
     """
-    for index in range(len(messages) - 1, -1, -1):
-        if message_role(messages[index]) == "user" and message_text(messages[index]):
-            return index + 1
-    return 0
+    return turn_start(messages, _opens_turn)
+
+
+def _opens_turn(message: Any) -> bool:
+    return message_role(message) == "user" and message_text(message) != ""
 
 
 def last_user_text(messages: list[Any]) -> str | None:
@@ -75,19 +78,18 @@ def tool_results(messages: list[Any], start: int = 0) -> tuple[Evidence, ...]:
     return tuple(found)
 
 
-def asks_for_tools(output_messages: list[Any], span_finish_reasons: tuple[str, ...]) -> bool:
+def output_asks_for_tools(output_messages: list[Any], span_finish_reasons: tuple[str, ...]) -> bool:
     """Whether the model stopped to call a tool: by a span or message finish reason, or tool_call parts."""
-    if any(reason in TOOL_FINISH_REASONS for reason in span_finish_reasons):
-        return True
     if not output_messages:
-        return False
+        return stopped_for_tools(span_finish_reasons)
     message = output_messages[0]
-    return has_tool_call(message) or as_dict(message).get("finish_reason") in TOOL_FINISH_REASONS
+    reasons = (*span_finish_reasons, as_dict(message).get("finish_reason"))
+    return asks_for_tools(reasons, has_tool_call(message))
 
 
 def final_answer(output_messages: list[Any], span_finish_reasons: tuple[str, ...]) -> str | None:
     """The text of the first output message, or None when there is none or the model asks for tools."""
-    if not output_messages or asks_for_tools(output_messages, span_finish_reasons):
+    if not output_messages or output_asks_for_tools(output_messages, span_finish_reasons):
         return None
     return message_text(output_messages[0]) or None
 
