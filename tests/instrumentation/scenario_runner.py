@@ -15,7 +15,8 @@ import json
 import os
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the checkout, fo
 from otel_groundedness.conventions import is_genai_span, read_log_event, read_span
 from otel_groundedness.demo.fake_model_server import FakeModelServer
 from otel_groundedness.telemetry import names
+from tests.instrumentation import frameworks
 from tests.instrumentation.conversation import (
     ANSWER,
     CORRUPTED_ANSWER,
@@ -35,12 +37,14 @@ from tests.instrumentation.conversation import (
     Capture,
     Exchange,
     Telemetry,
+    answering_server,
     fake_server,
     run_conversation,
     telemetry,
 )
 
 Converse = Callable[[FakeModelServer, bool, Telemetry], Exchange]
+Server = Callable[[str], AbstractContextManager[FakeModelServer]]
 
 
 @dataclass(frozen=True)
@@ -49,6 +53,7 @@ class Scenario:
     packages: tuple[str, ...]
     instrument: Callable[[Telemetry], Callable[[], None]]
     converse: Converse
+    server: Server = field(default=fake_server)
 
 
 def _openai_v2(telemetry: Telemetry) -> Callable[[], None]:
@@ -153,6 +158,13 @@ SCENARIOS = {
         {}, ("openinference-instrumentation-openai",), _openinference, _openai_conversation
     ),
     "pydantic_ai": Scenario({}, ("pydantic-ai-slim",), _no_global_instrumentation, _pydantic_ai_conversation),
+    "openinference_langchain_rag": Scenario(
+        {},
+        ("openinference-instrumentation-langchain", "langchain-core", "langchain-openai"),
+        frameworks.langchain_openinference,
+        frameworks.langchain_rag,
+        answering_server,
+    ),
 }
 
 
@@ -178,7 +190,7 @@ def _report(exchange: Exchange, capture: Capture) -> dict[str, Any]:
         }
         for log in capture.logs
     ]
-    return {"exchange": dataclasses.asdict(exchange), "spans": spans, "logs": logs}
+    return {"exchange": dataclasses.asdict(exchange), "ended": capture.ended, "spans": spans, "logs": logs}
 
 
 def _plain(facts: Any) -> Any:
@@ -196,9 +208,8 @@ def main(name: str, score: bool) -> None:
             if score:  # a corrupted figure shows the score is not a constant
                 variants.append(("corrupted", False, CORRUPTED_ANSWER))
             for label, stream, answer in variants:
-                telemetry_.spans.clear()
-                telemetry_.logs.clear()
-                with fake_server(answer) as server:
+                telemetry_.clear()
+                with scenario.server(answer) as server:
                     exchange = scenario.converse(server, stream, telemetry_)
                 runs[label] = _report(exchange, telemetry_.capture())
         finally:

@@ -1,0 +1,58 @@
+"""Framework conversations for the scenario runner: the same invoice question asked through agent
+and RAG frameworks (imported lazily: each runs in its own interpreter, some in their own venv)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from otel_groundedness.demo.fake_model_server import FakeModelServer
+from tests.instrumentation.conversation import MODEL, Exchange, Telemetry
+
+# The knowledge base of the RAG flow: the figures of the answer are only in the first document.
+DOCUMENTS = (
+    (
+        "Invoice INV-2210 for Northwind Traders totals $1,243,500.00 (USD) and is due on 2025-03-03.",
+        {"source": "invoices/INV-2210.md"},
+    ),
+    ("Orders ship within two business days of payment.", {"source": "shipping.md"}),
+)
+RAG_SYSTEM = "Answer from this context only:\n{context}"
+# Names neither the invoice id nor a figure: whatever the answer gets right, it got from the documents.
+RAG_QUESTION = "What does the Northwind Traders invoice total, and when is it due?"
+
+
+def langchain_openinference(telemetry: Telemetry) -> Callable[[], None]:
+    from openinference.instrumentation.langchain import LangChainInstrumentor
+
+    instrumentor = LangChainInstrumentor()
+    instrumentor.instrument(tracer_provider=telemetry.tracer_provider)
+    return instrumentor.uninstrument
+
+
+def langchain_rag(server: FakeModelServer, stream: bool, telemetry: Telemetry) -> Exchange:
+    """Retriever + prompt + ChatOpenAI (LCEL), no tools: the documents are the only evidence.
+
+    The context goes into the system message, as in LangChain's RAG tutorials; the user message is
+    the bare question, so the prompt itself holds none of the figures.
+    """
+    from langchain_core.documents import Document
+    from langchain_core.output_parsers import StrOutputParser
+    from langchain_core.prompts import ChatPromptTemplate
+    from langchain_core.retrievers import BaseRetriever
+    from langchain_core.runnables import RunnablePassthrough
+    from langchain_openai import ChatOpenAI
+
+    class InvoiceKnowledgeBase(BaseRetriever):
+        def _get_relevant_documents(self, query: str, *, run_manager: Any) -> list[Document]:
+            return [Document(page_content=text, metadata=metadata) for text, metadata in DOCUMENTS]
+
+    def joined(documents: list[Document]) -> str:
+        return "\n\n".join(document.page_content for document in documents)
+
+    llm = ChatOpenAI(model=MODEL, base_url=server.base_url, api_key="test-key", streaming=stream)
+    prompt = ChatPromptTemplate.from_messages([("system", RAG_SYSTEM), ("human", "{question}")])
+    retrieve = InvoiceKnowledgeBase() | joined
+    chain = {"context": retrieve, "question": RunnablePassthrough()} | prompt | llm | StrOutputParser()
+    answer = chain.invoke(RAG_QUESTION)
+    return Exchange(answer, [], "")
