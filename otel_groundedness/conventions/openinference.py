@@ -22,6 +22,7 @@ from otel_groundedness.conventions._common import (
 )
 from otel_groundedness.conventions._indexed import group_indexed, has_gaps
 from otel_groundedness.conventions._json import as_dict, as_list, as_text, decode
+from otel_groundedness.conventions._langchain import langchain_message
 from otel_groundedness.conventions._producer import Producer, any_key
 from otel_groundedness.records import SpanFacts, SpanRecord, TurnContext
 from otel_groundedness.scoring.evidence_item import Evidence
@@ -30,10 +31,6 @@ CONVENTION = "openinference"
 SPAN_KIND = "openinference.span.kind"
 GATE_KEYS = frozenset({SPAN_KIND})
 _REDACTED = "__REDACTED__"  # what the OPENINFERENCE_HIDE_* switches write instead of content
-_ROLES = {  # LangChain message types and class names → chat roles
-    "ai": "assistant", "AIMessage": "assistant", "AIMessageChunk": "assistant",
-    "human": "user", "HumanMessage": "user", "tool": "tool", "ToolMessage": "tool",
-}  # fmt: skip
 
 
 def read(span: SpanRecord) -> SpanFacts | None:
@@ -83,7 +80,7 @@ def _read_tool(span: SpanRecord) -> SpanFacts:
     attributes = span.attributes
     raw = attributes.get("output.value")
     decoded = decode(raw)
-    message = _langchain_message(decoded.value)
+    message = langchain_message(decoded.value)
     content, call_id, name = raw, None, None
     if message is not None and message[0] == "tool":
         fields = message[1]
@@ -124,7 +121,7 @@ def _read_agent(span: SpanRecord) -> SpanFacts:
     if isinstance(decoded.value, str):
         answer = _visible(decoded.value)
     else:
-        messages = [m for m in map(_langchain_message, as_list(as_dict(decoded.value).get("messages"))) if m]
+        messages = [m for m in map(langchain_message, as_list(as_dict(decoded.value).get("messages"))) if m]
         start = turn_start(messages, lambda message: message[0] == "user")
         prompt = content_text(messages[start - 1][1].get("content")) if start else None
         current = messages[start:]
@@ -193,20 +190,6 @@ def _tool_calls(fields: Mapping[str, Any]) -> list[tuple[str, str]]:
         if (call_id := clean_id(call.get("tool_call.id")))
         and (name := text_attr(call, "tool_call.function.name"))
     ]
-
-
-def _langchain_message(value: Any) -> tuple[str, Mapping[str, Any]] | None:
-    """(role, fields) of a serialized LangChain message in either the ``{"type", "data"}`` form
-    (``messages_to_dict``) or the ``{"lc": 1, "id": [..., "AIMessage"], "kwargs"}`` form."""
-    message = as_dict(value)
-    if "data" in message:
-        role, fields = _ROLES.get(str(message.get("type"))), as_dict(message["data"])
-    elif "kwargs" in message:
-        path = as_list(message.get("id"))
-        role, fields = _ROLES.get(str(path[-1]) if path else ""), as_dict(message["kwargs"])
-    else:
-        return None
-    return (role, fields) if role else None
 
 
 def _visible(text: str | None) -> str | None:

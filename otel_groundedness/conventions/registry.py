@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from otel_groundedness.conventions import (
+    langsmith,
     openinference,
     openllmetry,
     pydantic_ai,
@@ -24,6 +25,7 @@ PRODUCERS: tuple[Producer, ...] = tuple(
         (
             openinference.PRODUCER,
             vercel_ai.PRODUCER,
+            langsmith.PRODUCER,
             pydantic_ai.PRODUCER,
             openllmetry.TRACELOOP_PRODUCER,
             openllmetry.INDEXED_PRODUCER,

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from otel_groundedness.demo.fake_model_server import FakeModelServer
-from tests.instrumentation.conversation import MODEL, Exchange, Telemetry
+from tests.instrumentation.conversation import MODEL, PROMPT, SYSTEM, TOOL_RESULT, Exchange, Telemetry
 
 # The knowledge base of the RAG flow: the figures of the answer are only in the first document.
 DOCUMENTS = (
@@ -41,6 +41,7 @@ def langchain_rag(server: FakeModelServer, stream: bool, telemetry: Telemetry) -
     from langchain_core.prompts import ChatPromptTemplate
     from langchain_core.retrievers import BaseRetriever
     from langchain_core.runnables import RunnablePassthrough
+    from langchain_core.tracers.langchain import wait_for_all_tracers
     from langchain_openai import ChatOpenAI
 
     class InvoiceKnowledgeBase(BaseRetriever):
@@ -55,4 +56,43 @@ def langchain_rag(server: FakeModelServer, stream: bool, telemetry: Telemetry) -
     retrieve = InvoiceKnowledgeBase() | joined
     chain = {"context": retrieve, "question": RunnablePassthrough()} | prompt | llm | StrOutputParser()
     answer = chain.invoke(RAG_QUESTION)
+    wait_for_all_tracers()  # LangSmith exports in the background
     return Exchange(answer, [], "")
+
+
+# LangSmith's OpenTelemetry mode, without a LangSmith account: spans go only to the global provider.
+LANGSMITH_OTEL = {
+    "LANGSMITH_TRACING": "true",
+    "LANGSMITH_OTEL_ENABLED": "true",
+    "LANGSMITH_OTEL_ONLY": "true",
+}
+
+
+def global_provider(telemetry: Telemetry) -> Callable[[], None]:
+    """Libraries that trace through the global tracer provider (LangSmith, Strands) get ours."""
+    from opentelemetry import trace
+
+    trace.set_tracer_provider(telemetry.tracer_provider)
+    return lambda: None
+
+
+def langgraph_agent(server: FakeModelServer, stream: bool, telemetry: Telemetry) -> Exchange:
+    """A LangGraph ReAct agent with one tool, traced by LangSmith (exported in the background)."""
+    from langchain_core.messages import AIMessage
+    from langchain_core.tools import tool
+    from langchain_core.tracers.langchain import wait_for_all_tracers
+    from langchain_openai import ChatOpenAI
+    from langgraph.prebuilt import create_react_agent
+
+    @tool
+    def get_invoice(invoice_id: str) -> str:
+        """Look up an invoice by id."""
+        return TOOL_RESULT
+
+    llm = ChatOpenAI(model=MODEL, base_url=server.base_url, api_key="test-key", streaming=stream)
+    agent = create_react_agent(llm, [get_invoice], prompt=SYSTEM, name="invoice-agent")
+    messages = agent.invoke({"messages": [("user", PROMPT)]})["messages"]
+    wait_for_all_tracers()
+    replies = [message for message in messages if isinstance(message, AIMessage)]
+    calls = [call for reply in replies for call in reply.tool_calls]
+    return Exchange(str(replies[-1].content), [], str(calls[0]["id"]))

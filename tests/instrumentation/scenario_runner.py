@@ -165,6 +165,19 @@ SCENARIOS = {
         frameworks.langchain_rag,
         answering_server,
     ),
+    "langsmith_langgraph": Scenario(
+        frameworks.LANGSMITH_OTEL,
+        ("langsmith", "langgraph", "langchain-core", "langchain-openai"),
+        frameworks.global_provider,
+        frameworks.langgraph_agent,
+    ),
+    "langsmith_langchain_rag": Scenario(
+        frameworks.LANGSMITH_OTEL,
+        ("langsmith", "langchain-core", "langchain-openai"),
+        frameworks.global_provider,
+        frameworks.langchain_rag,
+        answering_server,
+    ),
 }
 
 

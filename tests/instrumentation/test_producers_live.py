@@ -12,13 +12,13 @@ from typing import Any
 import pytest
 
 from otel_groundedness.telemetry import names
-from tests.instrumentation.conversation import ANSWER
+from tests.instrumentation.conversation import ANSWER, PROMPT, TOOL_RESULT
 from tests.instrumentation.frameworks import DOCUMENTS, RAG_QUESTION
 from tests.instrumentation.scenarios import scenario
 
 pytestmark = pytest.mark.instrumentation
 
-SCENARIOS = ("openinference_langchain_rag",)
+SCENARIOS = ("openinference_langchain_rag", "langsmith_langgraph", "langsmith_langchain_rag")
 
 
 def scored_spans(run: dict[str, Any]) -> list[dict[str, Any]]:
@@ -47,10 +47,9 @@ def test_transposed_total_is_contradicted(name: str) -> None:
     assert attributes[names.ATTR_ATOMS_CONTRADICTED] >= 1 and attributes[names.ATTR_LABEL] == "ungrounded"
 
 
-def test_rag_only_flow_is_grounded_in_the_retrieved_documents_alone() -> None:
-    result = scenario("openinference_langchain_rag")
-    assert result["versions"]["openinference-instrumentation-langchain"] == "0.1.80"
-    run = result["runs"]["nonstream"]
+@pytest.mark.parametrize("name", ["openinference_langchain_rag", "langsmith_langchain_rag"])
+def test_rag_only_flow_is_grounded_in_the_retrieved_documents_alone(name: str) -> None:
+    run = scenario(name)["runs"]["nonstream"]
     facts = [span["facts"] for span in run["spans"] if span["facts"]]
     (retriever,) = [f for f in facts if f["context"]["operation"] == "retrieval"]
     evidence = retriever["evidence"]
@@ -60,3 +59,22 @@ def test_rag_only_flow_is_grounded_in_the_retrieved_documents_alone() -> None:
     (llm,) = scored_spans(run)
     # The chat span carries no tool results and a prompt without figures: the documents are the evidence.
     assert llm["facts"]["evidence"] == [] and llm["facts"]["user_prompt"] == RAG_QUESTION
+
+
+@pytest.mark.parametrize("mode", ["nonstream", "stream"])
+def test_langsmith_otel_mode_reads_llm_and_tool_runs(mode: str) -> None:
+    result = scenario("langsmith_langgraph")
+    assert result["versions"]["langsmith"] == "0.14.17" and result["versions"]["langgraph"] == "1.2.22"
+    run = result["runs"][mode]
+    call_id = run["exchange"]["tool_call_id"]
+    read = [span for span in run["spans"] if span["facts"]]
+    assert {span["facts"]["convention"] for span in read} == {"langsmith"}  # chain runs are not read
+    first, final = [span for span in read if span["name"] == "ChatOpenAI"]
+    assert first["facts"]["tool_call_step"] is True and first["facts"]["answer"] is None
+    # The final LLM run is self-contained: the ToolMessage in its prompt is the turn's evidence.
+    assert final["facts"]["answer"] == ANSWER and final["facts"]["user_prompt"] == PROMPT
+    assert [(e["content"], e["source_id"]) for e in final["facts"]["evidence"]] == [(TOOL_RESULT, call_id)]
+    (tool,) = [span for span in read if span["facts"]["is_tool"]]
+    assert [(e["content"], e["source_id"], e["name"]) for e in tool["facts"]["evidence"]] == [
+        (TOOL_RESULT, call_id, "get_invoice")
+    ]
