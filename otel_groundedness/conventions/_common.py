@@ -88,6 +88,18 @@ def content_text(content: Any) -> str | None:
     return "".join(text for text in texts if isinstance(text, str)) or None
 
 
+def text_blocks(value: Any) -> Any:
+    """A list of text content blocks (Strands and Bedrock ``[{"text": ...}]``, MCP ``[{"type": "text",
+    "text": ...}]``) as its joined text, so a JSON document inside is read as one; other values as is."""
+    if isinstance(value, str) and not value.lstrip().startswith("["):
+        return value  # not a list: spare parsing a large JSON object twice
+    blocks = as_list(decode(value).value)
+    if not blocks or not all(isinstance(block, dict) and set(block) <= {"type", "text"} for block in blocks):
+        return value
+    text = content_text(blocks)
+    return value if text is None else text
+
+
 def semconv_context(attributes: Mapping[str, Any], operation: str | None) -> TurnContext:
     """The turn descriptors from standard ``gen_ai.*`` attributes (≤1.36 and ≥1.37 names)."""
     return TurnContext(
@@ -112,7 +124,7 @@ def tool_span_facts(
 ) -> SpanFacts:
     """An evidence-only tool span: its result keyed by the tool-call id, else by the span id."""
     source = call_id or span_source_id(span.span_id)
-    evidence = () if result is None else (Evidence(result, source, name=name),)
+    evidence = () if result is None else (Evidence(text_blocks(result), source, name=name),)
     return SpanFacts(
         convention=convention,
         context=context,

@@ -9,15 +9,11 @@ Logfire ``instrument_openai`` v2 spans, which all use this vocabulary.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
-
 from otel_groundedness.conventions import semconv_messages as msgs
+from otel_groundedness.conventions import semconv_span_events as span_events
 from otel_groundedness.conventions._common import (
     Document,
     clean_id,
-    finish_reasons,
     retrieval_span_facts,
     semconv_context,
     text_attr,
@@ -26,12 +22,11 @@ from otel_groundedness.conventions._common import (
 from otel_groundedness.conventions._json import as_dict, as_list, decode
 from otel_groundedness.conventions._producer import Producer, any_key
 from otel_groundedness.records import SpanFacts, SpanRecord
-from otel_groundedness.scoring.evidence_item import Evidence
 
 CONVENTION = "semconv"
 OPERATION = "gen_ai.operation.name"
-INPUT_MESSAGES = "gen_ai.input.messages"
-OUTPUT_MESSAGES = "gen_ai.output.messages"
+INPUT_MESSAGES = msgs.INPUT_MESSAGES
+OUTPUT_MESSAGES = msgs.OUTPUT_MESSAGES
 TOOL_CALL_RESULT = "gen_ai.tool.call.result"
 RETRIEVAL_DOCUMENTS = "gen_ai.retrieval.documents"
 INFERENCE_OPERATIONS = frozenset({"chat", "text_completion", "generate_content"})
@@ -52,42 +47,6 @@ GATE_KEYS = frozenset(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class MessageFacts:
-    """What the content attributes of one span or log record hold."""
-
-    answer: str | None
-    evidence: tuple[Evidence, ...]
-    user_prompt: str | None
-    tool_call_step: bool
-    captured: bool
-    truncated: bool
-
-
-def read_messages(attributes: Mapping[str, Any], *, agent: bool) -> MessageFacts:
-    """Answer, current-turn evidence and prompt from the (string or structured) message attributes."""
-    raw_input, raw_output = attributes.get(INPUT_MESSAGES), attributes.get(OUTPUT_MESSAGES)
-    decoded_input, decoded_output = decode(raw_input), decode(raw_output)
-    inputs, outputs = as_list(decoded_input.value), as_list(decoded_output.value)
-    evidence = msgs.tool_results(inputs, msgs.current_turn_start(inputs))
-    tool_call_step = False
-    if agent:
-        answer = msgs.agent_answer(outputs)
-        evidence += msgs.tool_results(outputs)
-    else:
-        reasons = finish_reasons(attributes.get("gen_ai.response.finish_reasons"))
-        answer = msgs.final_answer(outputs, reasons)
-        tool_call_step = msgs.output_asks_for_tools(outputs, reasons)
-    return MessageFacts(
-        answer=answer,
-        evidence=evidence,
-        user_prompt=msgs.last_user_text(inputs),
-        tool_call_step=tool_call_step,
-        captured=raw_input is not None or raw_output is not None,
-        truncated=decoded_input.truncated or decoded_output.truncated,
-    )
-
-
 def read(span: SpanRecord) -> SpanFacts | None:
     attributes = span.attributes
     operation = text_attr(attributes, OPERATION)
@@ -99,7 +58,9 @@ def read(span: SpanRecord) -> SpanFacts | None:
     agent = operation in AGENT_OPERATIONS
     if not (agent or operation in INFERENCE_OPERATIONS or (operation is None and has_content)):
         return None
-    facts = read_messages(attributes, agent=agent)
+    facts = msgs.read_messages(attributes, agent=agent)
+    if not has_content and span.events:  # Strands: the content is in span events
+        facts = span_events.read_messages(span.events, agent=agent) or facts
     return SpanFacts(
         convention=CONVENTION,
         context=semconv_context(attributes, operation or "chat"),
@@ -117,11 +78,12 @@ def read(span: SpanRecord) -> SpanFacts | None:
 def read_tool(span: SpanRecord, convention: str) -> SpanFacts:
     """An ``execute_tool``-shaped span: ``gen_ai.tool.call.result`` keyed by ``gen_ai.tool.call.id``."""
     attributes = span.attributes
+    result = attributes.get(TOOL_CALL_RESULT)
     return tool_span_facts(
         convention,
         span,
         semconv_context(attributes, "execute_tool"),
-        attributes.get(TOOL_CALL_RESULT),
+        span_events.tool_result(span.events) if result is None else result,
         call_id=clean_id(attributes.get("gen_ai.tool.call.id")),
         name=text_attr(attributes, "gen_ai.tool.name"),
     )

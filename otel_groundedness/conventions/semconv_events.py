@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from otel_groundedness.conventions import semconv
+from otel_groundedness.conventions import semconv_messages as msgs
 from otel_groundedness.conventions._common import (
     asks_for_tools,
     clean_id,
@@ -52,7 +52,7 @@ def read(record: LogEventRecord) -> LogFacts | None:
 
 def _read_operation_details(record: LogEventRecord) -> LogFacts:
     attributes = record.attributes
-    facts = semconv.read_messages(attributes, agent=False)
+    facts = msgs.read_messages(attributes, agent=False)
     return LogFacts(
         convention=CONVENTION,
         context=semconv_context(attributes, text_attr(attributes, "gen_ai.operation.name")),

@@ -96,3 +96,27 @@ def langgraph_agent(server: FakeModelServer, stream: bool, telemetry: Telemetry)
     replies = [message for message in messages if isinstance(message, AIMessage)]
     calls = [call for reply in replies for call in reply.tool_calls]
     return Exchange(str(replies[-1].content), [], str(calls[0]["id"]))
+
+
+def strands_agent(server: FakeModelServer, stream: bool, telemetry: Telemetry) -> Exchange:
+    """A Strands agent with one tool on its OpenAI model provider (which always streams)."""
+    from strands import Agent, tool
+    from strands.models.openai import OpenAIModel
+
+    @tool
+    def get_invoice(invoice_id: str) -> str:
+        """Look up an invoice by id."""
+        return TOOL_RESULT
+
+    model = OpenAIModel(client_args={"base_url": server.base_url, "api_key": "test-key"}, model_id=MODEL)
+    agent = Agent(
+        model=model, tools=[get_invoice], system_prompt=SYSTEM, name="invoice-agent", callback_handler=None
+    )
+    result = agent(PROMPT)
+    uses = [
+        block["toolUse"]["toolUseId"]
+        for message in agent.messages
+        for block in message["content"]
+        if "toolUse" in block
+    ]
+    return Exchange(str(result).strip(), [], uses[0])

@@ -178,6 +178,13 @@ SCENARIOS = {
         frameworks.langchain_rag,
         answering_server,
     ),
+    "strands": Scenario({}, ("strands-agents",), frameworks.global_provider, frameworks.strands_agent),
+    "strands_latest": Scenario(
+        {"OTEL_SEMCONV_STABILITY_OPT_IN": "gen_ai_latest_experimental"},
+        ("strands-agents",),
+        frameworks.global_provider,
+        frameworks.strands_agent,
+    ),
 }
 
 

@@ -14,11 +14,17 @@ import pytest
 from otel_groundedness.telemetry import names
 from tests.instrumentation.conversation import ANSWER, PROMPT, TOOL_RESULT
 from tests.instrumentation.frameworks import DOCUMENTS, RAG_QUESTION
-from tests.instrumentation.scenarios import scenario
+from tests.instrumentation.scenarios import live
 
 pytestmark = pytest.mark.instrumentation
 
-SCENARIOS = ("openinference_langchain_rag", "langsmith_langgraph", "langsmith_langchain_rag")
+SCENARIOS = (
+    "openinference_langchain_rag",
+    "langsmith_langgraph",
+    "langsmith_langchain_rag",
+    "strands",
+    "strands_latest",
+)
 
 
 def scored_spans(run: dict[str, Any]) -> list[dict[str, Any]]:
@@ -28,7 +34,7 @@ def scored_spans(run: dict[str, Any]) -> list[dict[str, Any]]:
 @pytest.mark.parametrize("name", SCENARIOS)
 @pytest.mark.parametrize("mode", ["nonstream", "stream"])
 def test_clean_answer_scores_one_and_every_span_is_exported_once(name: str, mode: str) -> None:
-    run = scenario(name)["runs"][mode]
+    run = live(name)["runs"][mode]
     assert run["exchange"]["answer"] == ANSWER
     assert len(run["spans"]) == run["ended"] > 0
     assert len({span["span_id"] for span in run["spans"]}) == run["ended"]
@@ -40,7 +46,7 @@ def test_clean_answer_scores_one_and_every_span_is_exported_once(name: str, mode
 
 @pytest.mark.parametrize("name", SCENARIOS)
 def test_transposed_total_is_contradicted(name: str) -> None:
-    run = scenario(name)["runs"]["corrupted"]
+    run = live(name)["runs"]["corrupted"]
     assert len(run["spans"]) == run["ended"]
     (span,) = scored_spans(run)
     attributes = span["groundedness"]
@@ -49,7 +55,7 @@ def test_transposed_total_is_contradicted(name: str) -> None:
 
 @pytest.mark.parametrize("name", ["openinference_langchain_rag", "langsmith_langchain_rag"])
 def test_rag_only_flow_is_grounded_in_the_retrieved_documents_alone(name: str) -> None:
-    run = scenario(name)["runs"]["nonstream"]
+    run = live(name)["runs"]["nonstream"]
     facts = [span["facts"] for span in run["spans"] if span["facts"]]
     (retriever,) = [f for f in facts if f["context"]["operation"] == "retrieval"]
     evidence = retriever["evidence"]
@@ -63,7 +69,7 @@ def test_rag_only_flow_is_grounded_in_the_retrieved_documents_alone(name: str) -
 
 @pytest.mark.parametrize("mode", ["nonstream", "stream"])
 def test_langsmith_otel_mode_reads_llm_and_tool_runs(mode: str) -> None:
-    result = scenario("langsmith_langgraph")
+    result = live("langsmith_langgraph")
     assert result["versions"]["langsmith"] == "0.14.17" and result["versions"]["langgraph"] == "1.2.22"
     run = result["runs"][mode]
     call_id = run["exchange"]["tool_call_id"]
@@ -78,3 +84,21 @@ def test_langsmith_otel_mode_reads_llm_and_tool_runs(mode: str) -> None:
     assert [(e["content"], e["source_id"], e["name"]) for e in tool["facts"]["evidence"]] == [
         (TOOL_RESULT, call_id, "get_invoice")
     ]
+
+
+@pytest.mark.parametrize("name", ["strands", "strands_latest"])
+def test_strands_content_in_span_events_and_tool_call_result(name: str) -> None:
+    result = live(name)
+    assert result["versions"]["strands-agents"] == "1.62.0"
+    run = result["runs"]["nonstream"]
+    call_id = run["exchange"]["tool_call_id"]
+    by_name = {span["name"]: span["facts"] for span in run["spans"] if span["facts"]}
+    # Default mode: the result is the tool span's gen_ai.choice event (its gen_ai.tool.message event is
+    # the tool's input); latest mode: gen_ai.tool.call.result. Both hold [{"text": "<JSON>"}].
+    tool = by_name["execute_tool get_invoice"]
+    assert [(e["content"], e["source_id"]) for e in tool["evidence"]] == [(TOOL_RESULT, call_id)]
+    agent = by_name["invoke_agent invoice-agent"]
+    assert agent["is_agent"] and agent["answer"].strip() == ANSWER and agent["user_prompt"] == PROMPT
+    final = [span for span in run["spans"] if span["name"] == "chat"][-1]
+    assert final["facts"]["answer"] == ANSWER
+    assert [(e["content"], e["source_id"]) for e in final["facts"]["evidence"]] == [(TOOL_RESULT, call_id)]
