@@ -25,6 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the checkout, fo
 
 from otel_groundedness.conventions import is_genai_span, read_log_event, read_span
 from otel_groundedness.demo.fake_model_server import FakeModelServer
+from otel_groundedness.replay.engine import replay
 from otel_groundedness.telemetry import names
 from tests.instrumentation import frameworks
 from tests.instrumentation.conversation import (
@@ -210,7 +211,16 @@ def _report(exchange: Exchange, capture: Capture) -> dict[str, Any]:
         }
         for log in capture.logs
     ]
-    return {"exchange": dataclasses.asdict(exchange), "ended": capture.ended, "spans": spans, "logs": logs}
+    # The same exported spans and logs scored offline, as `otel-groundedness replay` would.
+    offline = replay(capture.spans, capture.logs)
+    replayed = {str(scored.span.span_id): scored.report.score for scored in offline.scored}
+    return {
+        "exchange": dataclasses.asdict(exchange),
+        "ended": capture.ended,
+        "spans": spans,
+        "logs": logs,
+        "replay": replayed,
+    }
 
 
 def _plain(facts: Any) -> Any:

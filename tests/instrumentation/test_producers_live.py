@@ -45,6 +45,14 @@ def test_clean_answer_scores_one_and_every_span_is_exported_once(name: str, mode
 
 
 @pytest.mark.parametrize("name", SCENARIOS)
+@pytest.mark.parametrize("mode", ["nonstream", "stream", "corrupted"])
+def test_replay_of_the_exported_telemetry_gives_the_live_scores(name: str, mode: str) -> None:
+    run = live(name)["runs"][mode]
+    scored = {str(span["span_id"]): span["groundedness"][names.ATTR_SCORE] for span in scored_spans(run)}
+    assert scored and run["replay"] == scored
+
+
+@pytest.mark.parametrize("name", SCENARIOS)
 def test_transposed_total_is_contradicted(name: str) -> None:
     run = live(name)["runs"]["corrupted"]
     assert len(run["spans"]) == run["ended"]
