@@ -10,9 +10,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Literal, TypeAlias
 
 from otel_groundedness.scoring.evidence_item import Evidence
+
+# What a piece of evidence is: ``Evidence.kind`` holds one of these; citations carry it as ``source_kind``.
+EvidenceKind: TypeAlias = Literal["tool_result", "retrieval", "user_prompt"]
+RETRIEVAL: EvidenceKind = "retrieval"
 
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
 
@@ -77,8 +81,9 @@ class SpanFacts:
     """What one convention adapter found on one GenAI span.
 
     ``answer`` is the final completion text (``None`` when the output is a tool call or
-    absent). ``evidence`` holds the tool results this span carries for the *current* turn
-    (after the last user message). ``is_agent`` marks a span whose end closes a subtree
+    absent). ``evidence`` holds the tool results and retrieved documents this span carries for the
+    *current* turn (after the last user message). ``is_tool`` marks an evidence-only span (a tool
+    execution or a retrieval): it never holds an answer. ``is_agent`` marks a span whose end closes a subtree
     (``invoke_agent``, OpenInference AGENT, AI SDK root). ``tool_call_step`` is True when the
     output asks for tools (finish reason tool_calls/tool_call/tool-calls, or tool_call parts in
     place of a final answer): an intermediate step, not an answer. ``content_captured`` is False

@@ -18,3 +18,12 @@ if [ ! -x "$LEGACY_OPENLLMETRY/bin/python" ] || [ ! -f "$LEGACY_OPENLLMETRY/.ins
         "httpx==0.28.1"
     touch "$LEGACY_OPENLLMETRY/.installed"
 fi
+
+# Strands Agents pins openai 2.x and an older OpenTelemetry SDK than the main venv.
+STRANDS=".venv-strands"
+if [ ! -x "$STRANDS/bin/python" ] || [ ! -f "$STRANDS/.installed" ]; then
+    rm -rf "$STRANDS"
+    "$PYTHON" -m venv "$STRANDS"
+    "$STRANDS/bin/python" -m pip install --quiet "strands-agents[openai]==1.62.0"
+    touch "$STRANDS/.installed"
+fi

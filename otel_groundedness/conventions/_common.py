@@ -1,15 +1,24 @@
-"""Helpers shared by the adapters: typed attribute getters, ids, finish reasons, turn context."""
+"""Helpers shared by the adapters: typed getters, ids, turn start, content text, "asks for tools",
+and the facts of evidence-only spans (tool executions, retrievals)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
 
-from otel_groundedness.conventions._json import as_list, as_text, decode
-from otel_groundedness.records import TurnContext
+from otel_groundedness.conventions._json import as_dict, as_list, as_text, decode
+from otel_groundedness.records import RETRIEVAL, SpanFacts, SpanRecord, TurnContext
+from otel_groundedness.scoring.evidence_item import Evidence
 
-# Every spelling of "the model stopped to call a tool" (OpenAI, semconv enum, AI SDK, legacy functions).
-TOOL_FINISH_REASONS = frozenset({"tool_calls", "tool_call", "tool-calls", "function_call"})
+T = TypeVar("T")
+
+# Every spelling of "the model stopped to call a tool" (OpenAI, semconv enum, AI SDK, legacy functions,
+# Bedrock/Strands ``tool_use``).
+TOOL_FINISH_REASONS = frozenset({"tool_calls", "tool_call", "tool-calls", "function_call", "tool_use"})
+# Content-part types that hold visible text (chat APIs, Responses API, LangChain, AI SDK); untyped
+# blocks (Strands ``{"text": ...}``) count too. Reasoning and media parts do not.
+_TEXT_PART_TYPES = (None, "text", "input_text", "output_text")
 
 
 def text_attr(attributes: Mapping[str, Any], *keys: str) -> str | None:
@@ -41,8 +50,54 @@ def finish_reasons(raw: Any) -> tuple[str, ...]:
     return tuple(item for item in as_list(decoded) if isinstance(item, str))
 
 
-def stopped_for_tools(reasons: tuple[str, ...]) -> bool:
-    return any(reason in TOOL_FINISH_REASONS for reason in reasons)
+def stopped_for_tools(reasons: Iterable[Any]) -> bool:
+    return any(isinstance(reason, str) and reason in TOOL_FINISH_REASONS for reason in reasons)
+
+
+def asks_for_tools(reasons: Iterable[Any], has_tool_calls: bool) -> bool:
+    """Whether a model output is a tool-calling step: a tool finish reason, or tool calls in place of text."""
+    return has_tool_calls or stopped_for_tools(reasons)
+
+
+def turn_start(messages: Sequence[T], opens_turn: Callable[[T], bool]) -> int:
+    """Index just after the last message that opens a turn (a user message with text); 0 if none.
+
+    Evidence is read from there on: tool results of earlier turns are not this answer's evidence.
+    """
+    for index in range(len(messages) - 1, -1, -1):
+        if opens_turn(messages[index]):
+            return index + 1
+    return 0
+
+
+def indexed_turn_start(groups: Mapping[int, T], opens_turn: Callable[[T], bool]) -> int:
+    """``turn_start`` over regrouped indexed attributes, whose indices may have gaps: the index (not
+    the position) just after the message that opens the turn."""
+    indices = list(groups)
+    position = turn_start([groups[index] for index in indices], opens_turn)
+    return indices[position - 1] + 1 if position else 0
+
+
+def content_text(content: Any) -> str | None:
+    """Message content as text: a string, or the joined ``text`` of its text parts (OpenAI, LangChain,
+    AI SDK and Strands content blocks)."""
+    if isinstance(content, str):
+        return content or None
+    parts = map(as_dict, as_list(content))
+    texts = [part.get("text") for part in parts if part.get("type") in _TEXT_PART_TYPES]
+    return "".join(text for text in texts if isinstance(text, str)) or None
+
+
+def text_blocks(value: Any) -> Any:
+    """A list of text content blocks (Strands and Bedrock ``[{"text": ...}]``, MCP ``[{"type": "text",
+    "text": ...}]``) as its joined text, so a JSON document inside is read as one; other values as is."""
+    if isinstance(value, str) and not value.lstrip().startswith("["):
+        return value  # not a list: spare parsing a large JSON object twice
+    blocks = as_list(decode(value).value)
+    if not blocks or not all(isinstance(block, dict) and set(block) <= {"type", "text"} for block in blocks):
+        return value
+    text = content_text(blocks)
+    return value if text is None else text
 
 
 def semconv_context(attributes: Mapping[str, Any], operation: str | None) -> TurnContext:
@@ -56,3 +111,67 @@ def semconv_context(attributes: Mapping[str, Any], operation: str | None) -> Tur
         response_id=text_attr(attributes, "gen_ai.response.id"),
         conversation_id=text_attr(attributes, "gen_ai.conversation.id"),
     )
+
+
+def tool_span_facts(
+    convention: str,
+    span: SpanRecord,
+    context: TurnContext,
+    result: Any,
+    *,
+    call_id: str | None = None,
+    name: str | None = None,
+) -> SpanFacts:
+    """An evidence-only tool span: its result keyed by the tool-call id, else by the span id."""
+    source = call_id or span_source_id(span.span_id)
+    evidence = () if result is None else (Evidence(text_blocks(result), source, name=name),)
+    return SpanFacts(
+        convention=convention,
+        context=context,
+        evidence=evidence,
+        is_tool=True,
+        content_captured=result is not None,
+        content_truncated=decode(result).truncated,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    """One retrieved document as a producer recorded it."""
+
+    content: Any
+    document_id: str | None = None
+    metadata: Any = None
+
+
+def retrieval_span_facts(
+    convention: str, span: SpanRecord, context: TurnContext, documents: Sequence[Document], *, truncated: bool
+) -> SpanFacts:
+    """An evidence-only retrieval span: one ``retrieval`` evidence item per document with content.
+
+    The document id is the source id (a document without one is keyed by span and position, so two
+    such documents never collapse into one); the name cited is a title-like metadata field, else the id.
+    """
+    evidence = tuple(
+        Evidence(
+            document.content,
+            document.document_id or f"{span_source_id(span.span_id)}/{index}",
+            kind=RETRIEVAL,
+            name=_document_name(document.metadata) or document.document_id,
+        )
+        for index, document in enumerate(documents)
+        if document.content is not None and document.content != ""
+    )
+    return SpanFacts(
+        convention=convention,
+        context=context,
+        evidence=evidence,
+        is_tool=True,
+        content_captured=bool(evidence),
+        content_truncated=truncated,
+    )
+
+
+def _document_name(metadata: Any) -> str | None:
+    fields = as_dict(decode(metadata).value)
+    return text_attr(fields, "title", "file_name", "source", "url")

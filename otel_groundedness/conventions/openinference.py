@@ -1,6 +1,7 @@
 """OpenInference (Arize): LLM spans with flattened ``llm.input_messages.N.message.*`` /
 ``llm.output_messages.N.message.*``, TOOL spans (``output.value``, possibly a serialized LangChain
-ToolMessage) and AGENT spans (the run's messages in ``output.value``)."""
+ToolMessage), RETRIEVER spans (``retrieval.documents.N.document.*``) and AGENT spans (the run's
+messages in ``output.value``)."""
 
 from __future__ import annotations
 
@@ -8,19 +9,28 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from otel_groundedness.conventions._common import TOOL_FINISH_REASONS, clean_id, span_source_id, text_attr
+from otel_groundedness.conventions._common import (
+    Document,
+    asks_for_tools,
+    clean_id,
+    content_text,
+    indexed_turn_start,
+    retrieval_span_facts,
+    text_attr,
+    tool_span_facts,
+    turn_start,
+)
 from otel_groundedness.conventions._indexed import group_indexed, has_gaps
 from otel_groundedness.conventions._json import as_dict, as_list, as_text, decode
+from otel_groundedness.conventions._langchain import langchain_message
+from otel_groundedness.conventions._producer import Producer, any_key
 from otel_groundedness.records import SpanFacts, SpanRecord, TurnContext
 from otel_groundedness.scoring.evidence_item import Evidence
 
 CONVENTION = "openinference"
 SPAN_KIND = "openinference.span.kind"
+GATE_KEYS = frozenset({SPAN_KIND})
 _REDACTED = "__REDACTED__"  # what the OPENINFERENCE_HIDE_* switches write instead of content
-_ROLES = {  # LangChain message types and class names → chat roles
-    "ai": "assistant", "AIMessage": "assistant", "AIMessageChunk": "assistant",
-    "human": "user", "HumanMessage": "user", "tool": "tool", "ToolMessage": "tool",
-}  # fmt: skip
 
 
 def read(span: SpanRecord) -> SpanFacts | None:
@@ -29,6 +39,8 @@ def read(span: SpanRecord) -> SpanFacts | None:
         return _read_llm(span)
     if kind == "TOOL":
         return _read_tool(span)
+    if kind == "RETRIEVER":
+        return _read_retriever(span)
     if kind == "AGENT":
         return _read_agent(span)
     return None
@@ -38,7 +50,7 @@ def _read_llm(span: SpanRecord) -> SpanFacts:
     attributes = span.attributes
     inputs = group_indexed(attributes, "llm.input_messages.")
     outputs = group_indexed(attributes, "llm.output_messages.")
-    start = next((i + 1 for i in reversed(inputs) if _role(inputs[i]) == "user" and _text(inputs[i])), 0)
+    start = indexed_turn_start(inputs, lambda fields: _role(fields) == "user" and _text(fields) is not None)
     names = {call_id: name for fields in inputs.values() for call_id, name in _tool_calls(fields)}
     evidence: list[Evidence] = []
     for index, fields in inputs.items():
@@ -68,7 +80,7 @@ def _read_tool(span: SpanRecord) -> SpanFacts:
     attributes = span.attributes
     raw = attributes.get("output.value")
     decoded = decode(raw)
-    message = _langchain_message(decoded.value)
+    message = langchain_message(decoded.value)
     content, call_id, name = raw, None, None
     if message is not None and message[0] == "tool":
         fields = message[1]
@@ -77,17 +89,27 @@ def _read_tool(span: SpanRecord) -> SpanFacts:
             clean_id(fields.get("tool_call_id")),
             fields.get("name"),
         )
-    source = clean_id(attributes.get("tool_call.id")) or call_id or span_source_id(span.span_id)
-    tool_name = text_attr(attributes, "tool.name") or as_text(name) or span.name
-    evidence = () if content is None or content == _REDACTED else (Evidence(content, source, name=tool_name),)
-    return SpanFacts(
-        convention=CONVENTION,
-        context=_context(attributes, "execute_tool", None),
-        evidence=evidence,
-        is_tool=True,
-        content_captured=bool(evidence),
-        content_truncated=decoded.truncated,
+    return tool_span_facts(
+        CONVENTION,
+        span,
+        _context(attributes, "execute_tool", None),
+        None if content == _REDACTED else content,
+        call_id=clean_id(attributes.get("tool_call.id")) or call_id,
+        name=text_attr(attributes, "tool.name") or as_text(name) or span.name,
     )
+
+
+def _read_retriever(span: SpanRecord) -> SpanFacts:
+    documents = [
+        Document(
+            None if (content := fields.get("document.content")) == _REDACTED else content,
+            clean_id(fields.get("document.id")),
+            fields.get("document.metadata"),
+        )
+        for fields in group_indexed(span.attributes, "retrieval.documents.").values()
+    ]
+    context = _context(span.attributes, "retrieval", None)
+    return retrieval_span_facts(CONVENTION, span, context, documents, truncated=False)
 
 
 def _read_agent(span: SpanRecord) -> SpanFacts:
@@ -99,9 +121,9 @@ def _read_agent(span: SpanRecord) -> SpanFacts:
     if isinstance(decoded.value, str):
         answer = _visible(decoded.value)
     else:
-        messages = [m for m in map(_langchain_message, as_list(as_dict(decoded.value).get("messages"))) if m]
-        start = next((i + 1 for i in range(len(messages) - 1, -1, -1) if messages[i][0] == "user"), 0)
-        prompt = _langchain_text(messages[start - 1][1].get("content")) if start else None
+        messages = [m for m in map(langchain_message, as_list(as_dict(decoded.value).get("messages"))) if m]
+        start = turn_start(messages, lambda message: message[0] == "user")
+        prompt = content_text(messages[start - 1][1].get("content")) if start else None
         current = messages[start:]
         evidence = tuple(
             Evidence(
@@ -111,7 +133,7 @@ def _read_agent(span: SpanRecord) -> SpanFacts:
             if role == "tool" and fields.get("content") is not None
         )
         finals = [f for role, f in current if role == "assistant" and not f.get("tool_calls")]
-        answer = _visible(_langchain_text(finals[-1].get("content"))) if finals else None
+        answer = _visible(content_text(finals[-1].get("content"))) if finals else None
     # Never the span name: some applications put run ids in it, an unbounded metric label.
     agent_name = text_attr(attributes, "agent.name")
     return SpanFacts(
@@ -144,9 +166,7 @@ def _response_id(attributes: Mapping[str, Any]) -> str | None:
 
 
 def _asks_for_tools(choice: Mapping[str, Any], finish_reason: str | None) -> bool:
-    return finish_reason in TOOL_FINISH_REASONS or any(
-        key.startswith("message.tool_calls.") for key in choice
-    )
+    return asks_for_tools((finish_reason,), any(key.startswith("message.tool_calls.") for key in choice))
 
 
 def _role(fields: Mapping[str, Any]) -> str | None:
@@ -172,27 +192,8 @@ def _tool_calls(fields: Mapping[str, Any]) -> list[tuple[str, str]]:
     ]
 
 
-def _langchain_message(value: Any) -> tuple[str, Mapping[str, Any]] | None:
-    """(role, fields) of a serialized LangChain message in either the ``{"type", "data"}`` form
-    (``messages_to_dict``) or the ``{"lc": 1, "id": [..., "AIMessage"], "kwargs"}`` form."""
-    message = as_dict(value)
-    if "data" in message:
-        role, fields = _ROLES.get(str(message.get("type"))), as_dict(message["data"])
-    elif "kwargs" in message:
-        path = as_list(message.get("id"))
-        role, fields = _ROLES.get(str(path[-1]) if path else ""), as_dict(message["kwargs"])
-    else:
-        return None
-    return (role, fields) if role else None
-
-
-def _langchain_text(content: Any) -> str | None:
-    """A LangChain message's content: a string or a list of ``{"type": "text", "text"}`` blocks."""
-    if isinstance(content, str):
-        return content or None
-    texts = [as_dict(block).get("text") for block in as_list(content)]
-    return "".join(text for text in texts if isinstance(text, str)) or None
-
-
 def _visible(text: str | None) -> str | None:
     return None if text == _REDACTED else text
+
+
+PRODUCER = Producer(name=CONVENTION, order=10, gate_keys=GATE_KEYS, claims=any_key(GATE_KEYS), read_span=read)

@@ -1,5 +1,7 @@
 """OpenLLMetry (traceloop): the ≤0.54 indexed ``gen_ai.prompt.N.*`` / ``gen_ai.completion.N.*`` form
-and the traceloop-sdk decorator spans (``traceloop.span.kind``). Its ≥0.55 JSON form is plain semconv."""
+and the traceloop-sdk decorator spans (``traceloop.span.kind``). Its ≥0.55 JSON form is plain semconv,
+and so are the ``gen_ai.*`` attributes its framework instrumentations (OpenAI Agents, CrewAI) add
+to spans that also carry a ``traceloop.span.kind``."""
 
 from __future__ import annotations
 
@@ -7,15 +9,17 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from otel_groundedness.conventions import semconv
 from otel_groundedness.conventions._common import (
-    TOOL_FINISH_REASONS,
+    asks_for_tools,
     clean_id,
+    indexed_turn_start,
     semconv_context,
-    span_source_id,
     text_attr,
+    tool_span_facts,
 )
 from otel_groundedness.conventions._indexed import group_indexed, has_gaps
-from otel_groundedness.conventions._json import decode
+from otel_groundedness.conventions._producer import Producer, any_key
 from otel_groundedness.records import SpanFacts, SpanRecord
 from otel_groundedness.scoring.evidence_item import Evidence
 
@@ -24,18 +28,18 @@ TRACELOOP_CONVENTION = "traceloop"
 _PROMPT = "gen_ai.prompt."
 _COMPLETION = "gen_ai.completion."
 # Keys that survive 128-attribute eviction (completions are written last) or come first.
-_INDEXED_MARKERS = (
-    "llm.request.type",
-    "gen_ai.completion.0.role",
-    "gen_ai.completion.0.finish_reason",
-    "gen_ai.completion.0.content",
-    "gen_ai.prompt.0.role",
+INDEXED_KEYS = frozenset(
+    {
+        "llm.request.type",
+        "gen_ai.completion.0.role",
+        "gen_ai.completion.0.finish_reason",
+        "gen_ai.completion.0.content",
+        "gen_ai.prompt.0.role",
+    }
 )
+SPAN_KIND = "traceloop.span.kind"
+TRACELOOP_KEYS = frozenset({SPAN_KIND})
 _AGENT_KINDS = frozenset({"agent", "workflow"})
-
-
-def claims_indexed(attributes: Mapping[str, Any]) -> bool:
-    return any(key in attributes for key in _INDEXED_MARKERS)
 
 
 def read_indexed(span: SpanRecord) -> SpanFacts | None:
@@ -45,7 +49,7 @@ def read_indexed(span: SpanRecord) -> SpanFacts | None:
         return None  # embeddings, rerank: nothing to score
     prompts = group_indexed(attributes, _PROMPT)
     completions = group_indexed(attributes, _COMPLETION)
-    start = _current_turn_start(prompts)
+    start = indexed_turn_start(prompts, lambda fields: fields.get("role") == "user" and _has_content(fields))
     names = _tool_call_names(prompts)
     evidence = tuple(
         Evidence(fields["content"], call_id, name=names.get(call_id or ""))
@@ -69,20 +73,21 @@ def read_indexed(span: SpanRecord) -> SpanFacts | None:
 
 
 def read_traceloop(span: SpanRecord) -> SpanFacts | None:
-    """``@tool`` spans give evidence (``traceloop.entity.output``); ``@agent``/``@workflow`` close a turn."""
+    """``@tool`` spans give evidence; ``@agent``/``@workflow`` close a turn; other kinds are left to the
+    next producer that claims them (semconv reads OpenAI Agents' ``openai.response`` spans).
+
+    A tool span's ``gen_ai.tool.call.result`` (OpenAI Agents) wins over ``traceloop.entity.output``
+    (traceloop-sdk ``@tool``): it is the result alone, keyed by its tool-call id.
+    """
     attributes = span.attributes
-    kind = text_attr(attributes, "traceloop.span.kind")
+    kind = text_attr(attributes, SPAN_KIND)
     name = text_attr(attributes, "traceloop.entity.name")
     if kind == "tool":
-        raw = attributes.get("traceloop.entity.output")
-        evidence = () if raw is None else (Evidence(raw, span_source_id(span.span_id), name=name),)
-        return SpanFacts(
-            convention=TRACELOOP_CONVENTION,
-            context=semconv_context(attributes, "execute_tool"),
-            evidence=evidence,
-            is_tool=True,
-            content_captured=raw is not None,
-            content_truncated=decode(raw).truncated,
+        if semconv.TOOL_CALL_RESULT in attributes:
+            return semconv.read_tool(span, TRACELOOP_CONVENTION)
+        context = semconv_context(attributes, "execute_tool")
+        return tool_span_facts(
+            TRACELOOP_CONVENTION, span, context, attributes.get("traceloop.entity.output"), name=name
         )
     if kind in _AGENT_KINDS:
         context = semconv_context(attributes, "invoke_agent")
@@ -90,15 +95,6 @@ def read_traceloop(span: SpanRecord) -> SpanFacts | None:
             context = replace(context, agent_name=name)
         return SpanFacts(convention=TRACELOOP_CONVENTION, context=context, is_agent=True)
     return None
-
-
-def _current_turn_start(prompts: dict[int, dict[str, Any]]) -> int:
-    """Index just after the last user prompt; 0 when it was evicted or never there."""
-    for index in sorted(prompts, reverse=True):
-        fields = prompts[index]
-        if fields.get("role") == "user" and text_attr(fields, "content"):
-            return index + 1
-    return 0
 
 
 def _tool_call_names(prompts: dict[int, dict[str, Any]]) -> dict[str, str]:
@@ -113,9 +109,12 @@ def _tool_call_names(prompts: dict[int, dict[str, Any]]) -> dict[str, str]:
 
 
 def _asks_for_tools(choice: Mapping[str, Any]) -> bool:
-    return choice.get("finish_reason") in TOOL_FINISH_REASONS or any(
-        key.startswith("tool_calls.") for key in choice
-    )
+    calls = any(key.startswith("tool_calls.") for key in choice)
+    return asks_for_tools((choice.get("finish_reason"),), calls)
+
+
+def _has_content(fields: Mapping[str, Any]) -> bool:
+    return text_attr(fields, "content") is not None
 
 
 def _answer(choice: Mapping[str, Any]) -> str | None:
@@ -123,3 +122,20 @@ def _answer(choice: Mapping[str, Any]) -> str | None:
     if choice.get("finish_reason") == "content_filter":
         return None
     return text_attr(choice, "content")
+
+
+# Decorator spans may also carry gen_ai.* keys, so they are tried before the indexed and semconv forms.
+TRACELOOP_PRODUCER = Producer(
+    name=TRACELOOP_CONVENTION,
+    order=40,
+    gate_keys=TRACELOOP_KEYS,
+    claims=any_key(TRACELOOP_KEYS),
+    read_span=read_traceloop,
+)
+INDEXED_PRODUCER = Producer(
+    name=INDEXED_CONVENTION,
+    order=50,
+    gate_keys=INDEXED_KEYS,
+    claims=any_key(INDEXED_KEYS),
+    read_span=read_indexed,
+)

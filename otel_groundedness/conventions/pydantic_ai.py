@@ -8,22 +8,19 @@ streaming sibling log span), are semconv-shaped and read by ``semconv``.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
 from otel_groundedness.conventions import semconv_messages as msgs
 from otel_groundedness.conventions._common import semconv_context, text_attr
 from otel_groundedness.conventions._json import as_list, decode
+from otel_groundedness.conventions._producer import Producer, any_key
 from otel_groundedness.records import SpanFacts, SpanRecord
 
 CONVENTION = "pydantic_ai"
 FINAL_RESULT = "final_result"
 ALL_MESSAGES = "pydantic_ai.all_messages"
-
-
-def claims(attributes: Mapping[str, Any]) -> bool:
-    return FINAL_RESULT in attributes or ALL_MESSAGES in attributes
+GATE_KEYS = frozenset({FINAL_RESULT, ALL_MESSAGES})
 
 
 def read(span: SpanRecord) -> SpanFacts:
@@ -57,3 +54,6 @@ def _final_text(value: Any) -> tuple[str | None, bool]:
         return json.dumps(value, default=str), False
     except (RecursionError, ValueError, TypeError):  # nested too deep, or a circular structure
         return None, True
+
+
+PRODUCER = Producer(name=CONVENTION, order=30, gate_keys=GATE_KEYS, claims=any_key(GATE_KEYS), read_span=read)

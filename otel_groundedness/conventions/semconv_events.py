@@ -6,9 +6,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from otel_groundedness.conventions import semconv
-from otel_groundedness.conventions._common import TOOL_FINISH_REASONS, clean_id, semconv_context, text_attr
-from otel_groundedness.conventions._json import as_dict, as_list, decode
+from otel_groundedness.conventions import semconv_messages as msgs
+from otel_groundedness.conventions._common import (
+    asks_for_tools,
+    clean_id,
+    content_text,
+    semconv_context,
+    text_attr,
+)
+from otel_groundedness.conventions._json import as_dict, decode
+from otel_groundedness.conventions._producer import Producer
 from otel_groundedness.records import LogEventRecord, LogFacts
 from otel_groundedness.scoring.evidence_item import Evidence
 
@@ -17,6 +24,7 @@ OPERATION_DETAILS = "gen_ai.client.inference.operation.details"
 USER_MESSAGE = "gen_ai.user.message"
 TOOL_MESSAGE = "gen_ai.tool.message"
 CHOICE = "gen_ai.choice"
+LOG_EVENTS = frozenset({OPERATION_DETAILS, USER_MESSAGE, TOOL_MESSAGE, CHOICE})
 
 
 def read(record: LogEventRecord) -> LogFacts | None:
@@ -27,7 +35,7 @@ def read(record: LogEventRecord) -> LogFacts | None:
     content = as_dict(body.value)
     context = semconv_context(record.attributes, None)
     if name == USER_MESSAGE:
-        return LogFacts(CONVENTION, context, user_prompt=_content_text(content.get("content")))
+        return LogFacts(CONVENTION, context, user_prompt=content_text(content.get("content")))
     if name == TOOL_MESSAGE:
         if content.get("content") is None:
             return LogFacts(CONVENTION, context, content_truncated=body.truncated)
@@ -37,14 +45,14 @@ def read(record: LogEventRecord) -> LogFacts | None:
     if name == CHOICE:
         if _choice_asks_for_tools(content):
             return LogFacts(CONVENTION, context, tool_call_step=True, content_truncated=body.truncated)
-        text = _content_text(as_dict(content.get("message")).get("content"))
+        text = content_text(as_dict(content.get("message")).get("content"))
         return LogFacts(CONVENTION, context, answer=text, content_truncated=body.truncated)
     return None
 
 
 def _read_operation_details(record: LogEventRecord) -> LogFacts:
     attributes = record.attributes
-    facts = semconv.read_messages(attributes, agent=False)
+    facts = msgs.read_messages(attributes, agent=False)
     return LogFacts(
         convention=CONVENTION,
         context=semconv_context(attributes, text_attr(attributes, "gen_ai.operation.name")),
@@ -57,16 +65,8 @@ def _read_operation_details(record: LogEventRecord) -> LogFacts:
 
 
 def _choice_asks_for_tools(choice: Mapping[str, Any]) -> bool:
-    return bool(
-        choice.get("finish_reason") in TOOL_FINISH_REASONS
-        or as_dict(choice.get("message")).get("tool_calls")
-        or choice.get("tool_calls")
-    )
+    calls = as_dict(choice.get("message")).get("tool_calls") or choice.get("tool_calls")
+    return asks_for_tools((choice.get("finish_reason"),), bool(calls))
 
 
-def _content_text(content: Any) -> str | None:
-    """Message content as text: a string, or the text of a list of OpenAI-style content parts."""
-    if isinstance(content, str):
-        return content or None
-    texts = [as_dict(part).get("text") for part in as_list(content)]
-    return "".join(text for text in texts if isinstance(text, str)) or None
+PRODUCER = Producer(name=CONVENTION, order=100, log_events=LOG_EVENTS, read_log=read)

@@ -3,17 +3,29 @@
 Works on decoded ``gen_ai.input.messages`` / ``gen_ai.output.messages`` lists (also Pydantic AI's
 ``pydantic_ai.all_messages``), tolerating the variants seen in the wild: the tool result under
 ``response``, ``result`` or ``output``; tool results in messages of role ``tool`` or ``user``.
+Parts of any other type (``reasoning``, media, ``type: "generic"``) are neither answer text nor
+evidence nor a tool call.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
-from otel_groundedness.conventions._common import TOOL_FINISH_REASONS, clean_id
-from otel_groundedness.conventions._json import as_dict, as_list
+from otel_groundedness.conventions._common import (
+    asks_for_tools,
+    clean_id,
+    finish_reasons,
+    stopped_for_tools,
+    text_blocks,
+    turn_start,
+)
+from otel_groundedness.conventions._json import as_dict, as_list, decode
 from otel_groundedness.scoring.evidence_item import Evidence
 
+INPUT_MESSAGES = "gen_ai.input.messages"
+OUTPUT_MESSAGES = "gen_ai.output.messages"
 _TOOL_RESULT_PART_TYPES = frozenset({"tool_call_response", "tool_result"})
 # The spec's key first, then Pydantic AI and the early spec example, then openllmetry-js.
 _TOOL_RESULT_KEYS = ("response", "result", "output")
@@ -47,10 +59,11 @@ def current_turn_start(messages: list[Any]) -> int:
     Tool results can arrive in ``user`` messages (Pydantic AI format v5), so only a user message
     that carries text counts as a new turn.
     """
-    for index in range(len(messages) - 1, -1, -1):
-        if message_role(messages[index]) == "user" and message_text(messages[index]):
-            return index + 1
-    return 0
+    return turn_start(messages, _opens_turn)
+
+
+def _opens_turn(message: Any) -> bool:
+    return message_role(message) == "user" and message_text(message) != ""
 
 
 def last_user_text(messages: list[Any]) -> str | None:
@@ -71,23 +84,22 @@ def tool_results(messages: list[Any], start: int = 0) -> tuple[Evidence, ...]:
                 continue
             call_id = clean_id(part.get("id")) or clean_id(part.get("toolCallId"))
             name = part.get("name") if isinstance(part.get("name"), str) else names.get(call_id or "")
-            found.append(Evidence(content=part[key], source_id=call_id, name=name))
+            found.append(Evidence(content=text_blocks(part[key]), source_id=call_id, name=name))
     return tuple(found)
 
 
-def asks_for_tools(output_messages: list[Any], span_finish_reasons: tuple[str, ...]) -> bool:
+def output_asks_for_tools(output_messages: list[Any], span_finish_reasons: tuple[str, ...]) -> bool:
     """Whether the model stopped to call a tool: by a span or message finish reason, or tool_call parts."""
-    if any(reason in TOOL_FINISH_REASONS for reason in span_finish_reasons):
-        return True
     if not output_messages:
-        return False
+        return stopped_for_tools(span_finish_reasons)
     message = output_messages[0]
-    return has_tool_call(message) or as_dict(message).get("finish_reason") in TOOL_FINISH_REASONS
+    reasons = (*span_finish_reasons, as_dict(message).get("finish_reason"))
+    return asks_for_tools(reasons, has_tool_call(message))
 
 
 def final_answer(output_messages: list[Any], span_finish_reasons: tuple[str, ...]) -> str | None:
     """The text of the first output message, or None when there is none or the model asks for tools."""
-    if not output_messages or asks_for_tools(output_messages, span_finish_reasons):
+    if not output_messages or output_asks_for_tools(output_messages, span_finish_reasons):
         return None
     return message_text(output_messages[0]) or None
 
@@ -114,3 +126,39 @@ def _tool_names(messages: list[Any]) -> dict[str, str]:
             if part.get("type") == "tool_call" and call_id and isinstance(name, str):
                 names[call_id] = name
     return names
+
+
+@dataclass(frozen=True, slots=True)
+class MessageFacts:
+    """What the content attributes of one span or log record hold."""
+
+    answer: str | None
+    evidence: tuple[Evidence, ...]
+    user_prompt: str | None
+    tool_call_step: bool
+    captured: bool
+    truncated: bool
+
+
+def read_messages(attributes: Mapping[str, Any], *, agent: bool) -> MessageFacts:
+    """Answer, current-turn evidence and prompt from the (string or structured) message attributes."""
+    raw_input, raw_output = attributes.get(INPUT_MESSAGES), attributes.get(OUTPUT_MESSAGES)
+    decoded_input, decoded_output = decode(raw_input), decode(raw_output)
+    inputs, outputs = as_list(decoded_input.value), as_list(decoded_output.value)
+    evidence = tool_results(inputs, current_turn_start(inputs))
+    tool_call_step = False
+    if agent:
+        answer = agent_answer(outputs)
+        evidence += tool_results(outputs)
+    else:
+        reasons = finish_reasons(attributes.get("gen_ai.response.finish_reasons"))
+        answer = final_answer(outputs, reasons)
+        tool_call_step = output_asks_for_tools(outputs, reasons)
+    return MessageFacts(
+        answer=answer,
+        evidence=evidence,
+        user_prompt=last_user_text(inputs),
+        tool_call_step=tool_call_step,
+        captured=raw_input is not None or raw_output is not None,
+        truncated=decoded_input.truncated or decoded_output.truncated,
+    )

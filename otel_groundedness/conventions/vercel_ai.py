@@ -10,13 +10,22 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from otel_groundedness.conventions._common import TOOL_FINISH_REASONS, clean_id, span_source_id, text_attr
+from otel_groundedness.conventions._common import (
+    asks_for_tools,
+    clean_id,
+    content_text,
+    text_attr,
+    tool_span_facts,
+    turn_start,
+)
 from otel_groundedness.conventions._json import as_dict, as_list, as_text, decode
+from otel_groundedness.conventions._producer import Producer, any_key
 from otel_groundedness.records import SpanFacts, SpanRecord, TurnContext
 from otel_groundedness.scoring.evidence_item import Evidence
 
 CONVENTION = "vercel_ai"
 OPERATION_ID = "ai.operationId"
+GATE_KEYS = frozenset({OPERATION_ID})
 _ROOTS = frozenset({"ai.generateText", "ai.streamText"})
 _STEPS = frozenset({"ai.generateText.doGenerate", "ai.streamText.doStream"})
 
@@ -34,16 +43,13 @@ def read(span: SpanRecord) -> SpanFacts | None:
 
 def _read_tool_call(span: SpanRecord) -> SpanFacts:
     attributes = span.attributes
-    raw = attributes.get("ai.toolCall.result")
-    source = clean_id(attributes.get("ai.toolCall.id")) or span_source_id(span.span_id)
-    name = text_attr(attributes, "ai.toolCall.name")
-    return SpanFacts(
-        convention=CONVENTION,
-        context=_context(attributes, "execute_tool"),
-        evidence=() if raw is None else (Evidence(raw, source, name=name),),
-        is_tool=True,
-        content_captured=raw is not None,
-        content_truncated=decode(raw).truncated,
+    return tool_span_facts(
+        CONVENTION,
+        span,
+        _context(attributes, "execute_tool"),
+        attributes.get("ai.toolCall.result"),
+        call_id=clean_id(attributes.get("ai.toolCall.id")),
+        name=text_attr(attributes, "ai.toolCall.name"),
     )
 
 
@@ -106,23 +112,16 @@ def _asks_for_tools(attributes: Mapping[str, Any]) -> bool:
     calls = as_list(
         decode(attributes.get("ai.response.toolCalls", attributes.get("ai.result.toolCalls"))).value
     )
-    return finish in TOOL_FINISH_REASONS or bool(calls)
+    return asks_for_tools((finish,), bool(calls))
 
 
 def _turn_start(messages: list[Any]) -> int:
-    for index in range(len(messages) - 1, -1, -1):
-        if as_dict(messages[index]).get("role") == "user" and _user_text(messages[index]):
-            return index + 1
-    return 0
+    return turn_start(messages, lambda m: as_dict(m).get("role") == "user" and _user_text(m) is not None)
 
 
 def _user_text(message: Any) -> str | None:
     """Text of a ModelMessage whose content is a string or a list of ``{"type": "text"}`` parts."""
-    content = as_dict(message).get("content")
-    if isinstance(content, str):
-        return content or None
-    texts = [as_dict(p).get("text") for p in as_list(content) if as_dict(p).get("type") == "text"]
-    return "".join(t for t in texts if isinstance(t, str)) or None
+    return content_text(as_dict(message).get("content"))
 
 
 def _tool_results(messages: list[Any]) -> tuple[Evidence, ...]:
@@ -138,3 +137,6 @@ def _tool_results(messages: list[Any]) -> tuple[Evidence, ...]:
                 name = as_text(part.get("toolName"))
                 found.append(Evidence(content, clean_id(part.get("toolCallId")), name=name))
     return tuple(found)
+
+
+PRODUCER = Producer(name=CONVENTION, order=20, gate_keys=GATE_KEYS, claims=any_key(GATE_KEYS), read_span=read)

@@ -1,4 +1,5 @@
-"""The dispatch API: the cheap GenAI gate and the never-raising readers."""
+"""The dispatch API, built from the producer registry: the cheap GenAI gate, the dispatch order and
+the never-raising readers."""
 
 from __future__ import annotations
 
@@ -8,29 +9,72 @@ import pytest
 from opentelemetry.attributes import BoundedAttributes
 
 from otel_groundedness.conventions import is_genai_span, read_log_event, read_span
-from tests.conventions.spans import log, span
+from otel_groundedness.conventions.registry import GATE_KEYS, LOG_READERS, PRODUCERS, SPAN_PRODUCERS
+from tests.conventions.spans import INVOICE_JSON, log, span
 
 HTTP_SPAN = {"http.request.method": "GET", "url.full": "http://x/", "http.response.status_code": 200}
+ALL_GATE_KEYS = sorted(GATE_KEYS)
 
 
-@pytest.mark.parametrize(
-    "key",
-    [
-        "gen_ai.operation.name",
-        "gen_ai.system",
-        "gen_ai.provider.name",
-        "openinference.span.kind",
-        "ai.operationId",
-        "llm.request.type",
-        "traceloop.span.kind",
-        "gen_ai.completion.0.role",
-        "final_result",
-    ],
-)
-def test_gate_accepts_every_producer_family_in_plain_and_sdk_mappings(key: str) -> None:
+class _RecordingAttributes(dict[str, Any]):
+    """An empty mapping that notes every key looked up in it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.looked_up: set[str] = set()
+
+    def __contains__(self, key: object) -> bool:
+        self.looked_up.add(str(key))
+        return False
+
+    def get(self, key: str, default: Any = None) -> Any:
+        self.looked_up.add(key)
+        return default
+
+
+@pytest.mark.parametrize("producer", SPAN_PRODUCERS, ids=lambda producer: producer.name)
+def test_every_key_a_producer_claims_by_is_in_the_gate(producer: Any) -> None:
+    attributes = _RecordingAttributes()
+    assert producer.claims(attributes) is False
+    assert attributes.looked_up, "claims must look at keys, not names or values"
+    assert attributes.looked_up <= producer.gate_keys <= GATE_KEYS
+
+
+@pytest.mark.parametrize("key", ALL_GATE_KEYS)
+def test_gate_accepts_every_producer_key_in_plain_and_sdk_mappings(key: str) -> None:
     attributes = {**HTTP_SPAN, key: "x"}
     assert is_genai_span(attributes, "s")
     assert is_genai_span(BoundedAttributes(128, attributes, immutable=True), "s")
+    assert any(producer.claims(attributes) for producer in SPAN_PRODUCERS)
+
+
+def test_dispatch_order_is_declared_once_and_unambiguous() -> None:
+    orders = [producer.order for producer in PRODUCERS]
+    assert orders == sorted(orders) and len(set(orders)) == len(orders)
+    assert len({producer.name for producer in PRODUCERS}) == len(PRODUCERS)
+    # The most specific markers come before the generic gen_ai.* reader.
+    names = [producer.name for producer in SPAN_PRODUCERS]
+    assert names[-1] == "semconv" and names.index("traceloop") < names.index("openllmetry_indexed")
+    assert set(LOG_READERS) >= {"gen_ai.choice", "gen_ai.client.inference.operation.details"}
+
+
+def test_a_span_with_only_a_tool_call_result_passes_the_gate_and_is_evidence() -> None:
+    attributes = {"gen_ai.tool.call.result": INVOICE_JSON, "gen_ai.tool.call.id": "call_1"}
+    assert is_genai_span(BoundedAttributes(128, attributes, immutable=True), "get_invoice")
+    facts = read_span(span(attributes))
+    assert facts is not None and facts.is_tool
+    assert [(e.content, e.source_id) for e in facts.evidence] == [(INVOICE_JSON, "call_1")]
+
+
+def test_a_span_a_specific_producer_leaves_unread_falls_to_the_next() -> None:
+    # Traceloop's OpenAI Agents instrumentation marks its response spans with a span kind too.
+    attributes = {
+        "traceloop.span.kind": "task",
+        "gen_ai.operation.name": "chat",
+        "gen_ai.output.messages": '[{"role": "assistant", "parts": [{"type": "text", "content": "ok"}]}]',
+    }
+    facts = read_span(span(attributes))
+    assert facts is not None and facts.convention == "semconv" and facts.answer == "ok"
 
 
 def test_gate_rejects_other_spans() -> None:

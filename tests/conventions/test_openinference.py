@@ -1,4 +1,4 @@
-"""OpenInference LLM, TOOL and AGENT spans (OpenAI and LangChain/LangGraph instrumentations)."""
+"""OpenInference LLM, TOOL, RETRIEVER and AGENT spans (OpenAI, LangChain/LangGraph, LlamaIndex)."""
 
 from __future__ import annotations
 
@@ -142,6 +142,35 @@ def test_agent_span_with_lc_constructor_messages_and_plain_text_output() -> None
     assert plain is not None and plain.answer == ANSWER and plain.context.agent_name == "crew"
 
 
-def test_chain_and_retriever_spans_are_not_read() -> None:
-    for kind in ("CHAIN", "RETRIEVER", "EMBEDDING"):
+def test_chain_and_embedding_spans_are_not_read() -> None:
+    for kind in ("CHAIN", "EMBEDDING"):
         assert read_span(span({"openinference.span.kind": kind, "output.value": ANSWER})) is None
+
+
+RETRIEVER: dict[str, Any] = {
+    "openinference.span.kind": "RETRIEVER",
+    "input.value": "INV-2210 total",
+    "retrieval.documents.0.document.id": "kb-invoices-7",
+    "retrieval.documents.0.document.content": "Invoice INV-2210 totals $1,243,500, due 2025-03-03.",
+    "retrieval.documents.0.document.score": 0.91,
+    "retrieval.documents.0.document.metadata": '{"title": "Invoices Q1", "page": 3}',
+    "retrieval.documents.1.document.content": "Shipping is free above $500.",
+    "retrieval.documents.1.document.score": 0.42,
+}
+
+
+def test_retriever_documents_are_retrieval_evidence_cited_by_document() -> None:
+    facts = read_span(span(RETRIEVER, "VectorIndexRetriever", span_id=0x2A))
+    assert facts is not None and facts.is_tool and facts.context.operation == "retrieval"
+    assert [(e.content, e.source_id, e.kind, e.name) for e in facts.evidence] == [
+        ("Invoice INV-2210 totals $1,243,500, due 2025-03-03.", "kb-invoices-7", "retrieval", "Invoices Q1"),
+        # No id: keyed by span and position, so it never collapses with another id-less document.
+        ("Shipping is free above $500.", "000000000000002a/1", "retrieval", None),
+    ]
+
+
+def test_redacted_or_missing_documents_are_not_captured() -> None:
+    hidden = {**RETRIEVER, "retrieval.documents.0.document.content": "__REDACTED__"}
+    del hidden["retrieval.documents.1.document.content"]
+    facts = read_span(span(hidden))
+    assert facts is not None and facts.evidence == () and facts.content_captured is False

@@ -97,3 +97,18 @@ def test_traceloop_tool_and_agent_decorator_spans() -> None:
     )
     assert agent is not None and agent.is_agent and agent.context.agent_name == "billing"
     assert read_span(span({"traceloop.span.kind": "task"})) is None
+
+
+def test_traceloop_tool_span_keeps_its_semconv_tool_call_result() -> None:
+    # OpenAI Agents under Traceloop: the result is in gen_ai.tool.call.result, keyed by its call id.
+    tool = {
+        "traceloop.span.kind": "tool",
+        "traceloop.entity.name": "get_invoice",
+        "gen_ai.tool.name": "get_invoice",
+        "gen_ai.tool.call.id": CALL_ID,
+        "gen_ai.tool.call.result": INVOICE_JSON,
+    }
+    facts = read_span(span(tool, "get_invoice.tool"))
+    assert facts is not None and facts.is_tool and facts.convention == "traceloop"
+    evidence = [(e.content, e.source_id, e.name) for e in facts.evidence]
+    assert evidence == [(INVOICE_JSON, CALL_ID, "get_invoice")]

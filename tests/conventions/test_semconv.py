@@ -199,3 +199,45 @@ def test_logfire_v2_finish_reasons_json_string_and_streaming_spans() -> None:
     log_facts = read_span(span(log_span, "streaming response from 'gpt-4o-mini' took 0.20s"))
     assert log_facts is not None
     assert log_facts.answer == ANSWER and [e.source_id for e in log_facts.evidence] == [CALL_ID]
+
+
+def test_retrieval_span_documents_are_retrieval_evidence() -> None:
+    documents = [
+        {"id": "doc-7", "content": "Invoice INV-2210 totals $1,243,500.", "score": 0.9},
+        {"id": "doc-9", "score": 0.2},  # ids only: content capture was off for this one
+    ]
+    attributes = {
+        "gen_ai.operation.name": "retrieval",
+        "gen_ai.data_source.id": "invoices-kb",
+        "gen_ai.retrieval.documents": json.dumps(documents),
+    }
+    facts = read_span(span(attributes, "retrieval invoices-kb"))
+    assert facts is not None and facts.is_tool and facts.context.operation == "retrieval"
+    assert [(e.content, e.source_id, e.kind, e.name) for e in facts.evidence] == [
+        ("Invoice INV-2210 totals $1,243,500.", "doc-7", "retrieval", "doc-7")
+    ]
+    cut = read_span(span({**attributes, "gen_ai.retrieval.documents": '[{"id": "doc-7", "con'}))
+    assert cut is not None and cut.content_truncated and not cut.content_captured
+
+
+def test_conversation_turn_closes_a_turn_like_an_agent() -> None:
+    output = json.dumps([{"role": "assistant", "parts": [{"type": "text", "content": ANSWER}]}])
+    attributes = {
+        "gen_ai.operation.name": "handle_conversation_turn",
+        "gen_ai.invocation.is_nested": False,
+        "gen_ai.agent.name": "triage",
+        "gen_ai.output.messages": output,
+    }
+    facts = read_span(span(attributes, "handle_conversation_turn triage"))
+    assert facts is not None and facts.is_agent and facts.answer == ANSWER
+    assert facts.context.agent_name == "triage"
+
+
+def test_generic_parts_are_neither_answer_nor_tool_call() -> None:
+    generic = {"type": "generic", "generic_type": "citation", "content": "$9,999"}
+    with_text = json.dumps([{"role": "assistant", "parts": [generic, {"type": "text", "content": ANSWER}]}])
+    facts = read_span(span(chat([text("user", PROMPT)], with_text)))
+    assert facts is not None and facts.answer == ANSWER and not facts.tool_call_step
+    only_generic = json.dumps([{"role": "assistant", "parts": [generic]}])
+    facts = read_span(span(chat([text("user", PROMPT)], only_generic)))
+    assert facts is not None and facts.answer is None and not facts.tool_call_step and facts.content_captured

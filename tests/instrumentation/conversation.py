@@ -11,7 +11,7 @@ from typing import Any
 import openai
 from opentelemetry.sdk._logs import LoggerProvider
 from opentelemetry.sdk._logs.export import InMemoryLogExporter, SimpleLogRecordProcessor
-from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
+from opentelemetry.sdk.trace import ReadableSpan, SpanProcessor, TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from opentelemetry.trace import Tracer
@@ -54,14 +54,26 @@ TOOLS: list[dict[str, Any]] = [
 
 @dataclass
 class Capture:
-    """Finished spans and log records of one run, as neutral records."""
+    """Finished spans and log records of one run, as neutral records; ``ended`` counts the spans the
+    application ended (spans in), ``sdk_spans`` the spans exported (spans out)."""
 
     sdk_spans: list[ReadableSpan]
     logs: list[LogEventRecord]
+    ended: int
 
     @property
     def spans(self) -> list[SpanRecord]:
         return [span_record_from_sdk(span) for span in self.sdk_spans]
+
+
+class EndCounter(SpanProcessor):
+    """Counts every span the application ends, ahead of the processor under test."""
+
+    def __init__(self) -> None:
+        self.ended = 0
+
+    def on_end(self, span: ReadableSpan) -> None:
+        self.ended += 1
 
 
 @dataclass
@@ -72,6 +84,12 @@ class Telemetry:
     logger_provider: LoggerProvider
     spans: InMemorySpanExporter
     logs: InMemoryLogExporter
+    counter: EndCounter
+
+    def clear(self) -> None:
+        self.spans.clear()
+        self.logs.clear()
+        self.counter.ended = 0
 
     def capture(self) -> Capture:
         self.tracer_provider.force_flush()
@@ -84,7 +102,7 @@ class Telemetry:
             )
             if record is not None:
                 records.append(record)
-        return Capture(list(self.spans.get_finished_spans()), records)
+        return Capture(list(self.spans.get_finished_spans()), records, self.counter.ended)
 
 
 @contextmanager
@@ -94,6 +112,8 @@ def telemetry(*, score: bool = False) -> Iterator[Telemetry]:
     spans, logs = InMemorySpanExporter(), InMemoryLogExporter()
     tracer_provider = TracerProvider()
     logger_provider = LoggerProvider()
+    counter = EndCounter()
+    tracer_provider.add_span_processor(counter)
     if score:
         from otel_groundedness import GroundednessSpanProcessor
 
@@ -104,7 +124,7 @@ def telemetry(*, score: bool = False) -> Iterator[Telemetry]:
         tracer_provider.add_span_processor(SimpleSpanProcessor(spans))
         logger_provider.add_log_record_processor(SimpleLogRecordProcessor(logs))
     try:
-        yield Telemetry(tracer_provider, logger_provider, spans, logs)
+        yield Telemetry(tracer_provider, logger_provider, spans, logs, counter)
     finally:
         tracer_provider.shutdown()
         logger_provider.shutdown()
@@ -115,6 +135,13 @@ def fake_server(answer: str = ANSWER) -> Iterator[FakeModelServer]:
     """The model: calls ``get_invoice`` for PROMPT, then answers ``answer``."""
     turn = ScriptedTurn((ScriptedToolCall("get_invoice", {"invoice_id": "INV-2210"}),), answer)
     with FakeModelServer({PROMPT: turn}) as server:
+        yield server
+
+
+@contextmanager
+def answering_server(answer: str = ANSWER) -> Iterator[FakeModelServer]:
+    """The model of a RAG flow: no tools, it answers ``answer`` to whatever it is asked."""
+    with FakeModelServer(lambda prompt: ScriptedTurn((), answer)) as server:
         yield server
 
 

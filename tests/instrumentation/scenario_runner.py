@@ -15,7 +15,8 @@ import json
 import os
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -24,7 +25,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the checkout, fo
 
 from otel_groundedness.conventions import is_genai_span, read_log_event, read_span
 from otel_groundedness.demo.fake_model_server import FakeModelServer
+from otel_groundedness.replay.engine import replay
 from otel_groundedness.telemetry import names
+from tests.instrumentation import frameworks
 from tests.instrumentation.conversation import (
     ANSWER,
     CORRUPTED_ANSWER,
@@ -35,12 +38,14 @@ from tests.instrumentation.conversation import (
     Capture,
     Exchange,
     Telemetry,
+    answering_server,
     fake_server,
     run_conversation,
     telemetry,
 )
 
 Converse = Callable[[FakeModelServer, bool, Telemetry], Exchange]
+Server = Callable[[str], AbstractContextManager[FakeModelServer]]
 
 
 @dataclass(frozen=True)
@@ -49,6 +54,7 @@ class Scenario:
     packages: tuple[str, ...]
     instrument: Callable[[Telemetry], Callable[[], None]]
     converse: Converse
+    server: Server = field(default=fake_server)
 
 
 def _openai_v2(telemetry: Telemetry) -> Callable[[], None]:
@@ -153,6 +159,33 @@ SCENARIOS = {
         {}, ("openinference-instrumentation-openai",), _openinference, _openai_conversation
     ),
     "pydantic_ai": Scenario({}, ("pydantic-ai-slim",), _no_global_instrumentation, _pydantic_ai_conversation),
+    "openinference_langchain_rag": Scenario(
+        {},
+        ("openinference-instrumentation-langchain", "langchain-core", "langchain-openai"),
+        frameworks.langchain_openinference,
+        frameworks.langchain_rag,
+        answering_server,
+    ),
+    "langsmith_langgraph": Scenario(
+        frameworks.LANGSMITH_OTEL,
+        ("langsmith", "langgraph", "langchain-core", "langchain-openai"),
+        frameworks.global_provider,
+        frameworks.langgraph_agent,
+    ),
+    "langsmith_langchain_rag": Scenario(
+        frameworks.LANGSMITH_OTEL,
+        ("langsmith", "langchain-core", "langchain-openai"),
+        frameworks.global_provider,
+        frameworks.langchain_rag,
+        answering_server,
+    ),
+    "strands": Scenario({}, ("strands-agents",), frameworks.global_provider, frameworks.strands_agent),
+    "strands_latest": Scenario(
+        {"OTEL_SEMCONV_STABILITY_OPT_IN": "gen_ai_latest_experimental"},
+        ("strands-agents",),
+        frameworks.global_provider,
+        frameworks.strands_agent,
+    ),
 }
 
 
@@ -178,7 +211,16 @@ def _report(exchange: Exchange, capture: Capture) -> dict[str, Any]:
         }
         for log in capture.logs
     ]
-    return {"exchange": dataclasses.asdict(exchange), "spans": spans, "logs": logs}
+    # The same exported spans and logs scored offline, as `otel-groundedness replay` would.
+    offline = replay(capture.spans, capture.logs)
+    replayed = {str(scored.span.span_id): scored.report.score for scored in offline.scored}
+    return {
+        "exchange": dataclasses.asdict(exchange),
+        "ended": capture.ended,
+        "spans": spans,
+        "logs": logs,
+        "replay": replayed,
+    }
 
 
 def _plain(facts: Any) -> Any:
@@ -196,9 +238,8 @@ def main(name: str, score: bool) -> None:
             if score:  # a corrupted figure shows the score is not a constant
                 variants.append(("corrupted", False, CORRUPTED_ANSWER))
             for label, stream, answer in variants:
-                telemetry_.spans.clear()
-                telemetry_.logs.clear()
-                with fake_server(answer) as server:
+                telemetry_.clear()
+                with scenario.server(answer) as server:
                     exchange = scenario.converse(server, stream, telemetry_)
                 runs[label] = _report(exchange, telemetry_.capture())
         finally:

@@ -12,6 +12,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 RUNNER = Path(__file__).with_name("scenario_runner.py")
 LEGACY_PYTHON = ROOT / ".venv-openllmetry-legacy" / "bin" / "python"
+# Scenarios whose libraries conflict with the main venv, and the venv scripts/install-compat-venvs.sh
+# makes for them.
+COMPAT_VENVS = {"strands": ".venv-strands", "strands_latest": ".venv-strands"}
 
 
 @functools.cache
@@ -31,6 +34,17 @@ def scenario(name: str, python: str = sys.executable) -> dict[str, Any]:
 def ensure_legacy_venv() -> None:
     if not LEGACY_PYTHON.exists():  # normally made by `make venv`; the script is idempotent
         subprocess.run(["bash", str(ROOT / "scripts" / "install-compat-venvs.sh")], check=True, cwd=ROOT)
+
+
+def live(name: str) -> dict[str, Any]:
+    """The scenario's report, from its own venv when it has one."""
+    venv = COMPAT_VENVS.get(name)
+    if venv is None:
+        return scenario(name)
+    python = ROOT / venv / "bin" / "python"
+    if not python.exists():
+        ensure_legacy_venv()
+    return scenario(name, str(python))
 
 
 def legacy_openllmetry() -> dict[str, Any]:

@@ -1,0 +1,122 @@
+"""Framework conversations for the scenario runner: the same invoice question asked through agent
+and RAG frameworks (imported lazily: each runs in its own interpreter, some in their own venv)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from otel_groundedness.demo.fake_model_server import FakeModelServer
+from tests.instrumentation.conversation import MODEL, PROMPT, SYSTEM, TOOL_RESULT, Exchange, Telemetry
+
+# The knowledge base of the RAG flow: the figures of the answer are only in the first document.
+DOCUMENTS = (
+    (
+        "Invoice INV-2210 for Northwind Traders totals $1,243,500.00 (USD) and is due on 2025-03-03.",
+        {"source": "invoices/INV-2210.md"},
+    ),
+    ("Orders ship within two business days of payment.", {"source": "shipping.md"}),
+)
+RAG_SYSTEM = "Answer from this context only:\n{context}"
+# Names neither the invoice id nor a figure: whatever the answer gets right, it got from the documents.
+RAG_QUESTION = "What does the Northwind Traders invoice total, and when is it due?"
+
+
+def langchain_openinference(telemetry: Telemetry) -> Callable[[], None]:
+    from openinference.instrumentation.langchain import LangChainInstrumentor
+
+    instrumentor = LangChainInstrumentor()
+    instrumentor.instrument(tracer_provider=telemetry.tracer_provider)
+    return instrumentor.uninstrument
+
+
+def langchain_rag(server: FakeModelServer, stream: bool, telemetry: Telemetry) -> Exchange:
+    """Retriever + prompt + ChatOpenAI (LCEL), no tools: the documents are the only evidence.
+
+    The context goes into the system message, as in LangChain's RAG tutorials; the user message is
+    the bare question, so the prompt itself holds none of the figures.
+    """
+    from langchain_core.documents import Document
+    from langchain_core.output_parsers import StrOutputParser
+    from langchain_core.prompts import ChatPromptTemplate
+    from langchain_core.retrievers import BaseRetriever
+    from langchain_core.runnables import RunnablePassthrough
+    from langchain_core.tracers.langchain import wait_for_all_tracers
+    from langchain_openai import ChatOpenAI
+
+    class InvoiceKnowledgeBase(BaseRetriever):
+        def _get_relevant_documents(self, query: str, *, run_manager: Any) -> list[Document]:
+            return [Document(page_content=text, metadata=metadata) for text, metadata in DOCUMENTS]
+
+    def joined(documents: list[Document]) -> str:
+        return "\n\n".join(document.page_content for document in documents)
+
+    llm = ChatOpenAI(model=MODEL, base_url=server.base_url, api_key="test-key", streaming=stream)
+    prompt = ChatPromptTemplate.from_messages([("system", RAG_SYSTEM), ("human", "{question}")])
+    retrieve = InvoiceKnowledgeBase() | joined
+    chain = {"context": retrieve, "question": RunnablePassthrough()} | prompt | llm | StrOutputParser()
+    answer = chain.invoke(RAG_QUESTION)
+    wait_for_all_tracers()  # LangSmith exports in the background
+    return Exchange(answer, [], "")
+
+
+# LangSmith's OpenTelemetry mode, without a LangSmith account: spans go only to the global provider.
+LANGSMITH_OTEL = {
+    "LANGSMITH_TRACING": "true",
+    "LANGSMITH_OTEL_ENABLED": "true",
+    "LANGSMITH_OTEL_ONLY": "true",
+}
+
+
+def global_provider(telemetry: Telemetry) -> Callable[[], None]:
+    """Libraries that trace through the global tracer provider (LangSmith, Strands) get ours."""
+    from opentelemetry import trace
+
+    trace.set_tracer_provider(telemetry.tracer_provider)
+    return lambda: None
+
+
+def langgraph_agent(server: FakeModelServer, stream: bool, telemetry: Telemetry) -> Exchange:
+    """A LangGraph ReAct agent with one tool, traced by LangSmith (exported in the background)."""
+    from langchain_core.messages import AIMessage
+    from langchain_core.tools import tool
+    from langchain_core.tracers.langchain import wait_for_all_tracers
+    from langchain_openai import ChatOpenAI
+    from langgraph.prebuilt import create_react_agent
+
+    @tool
+    def get_invoice(invoice_id: str) -> str:
+        """Look up an invoice by id."""
+        return TOOL_RESULT
+
+    llm = ChatOpenAI(model=MODEL, base_url=server.base_url, api_key="test-key", streaming=stream)
+    agent = create_react_agent(llm, [get_invoice], prompt=SYSTEM, name="invoice-agent")
+    messages = agent.invoke({"messages": [("user", PROMPT)]})["messages"]
+    wait_for_all_tracers()
+    replies = [message for message in messages if isinstance(message, AIMessage)]
+    calls = [call for reply in replies for call in reply.tool_calls]
+    return Exchange(str(replies[-1].content), [], str(calls[0]["id"]))
+
+
+def strands_agent(server: FakeModelServer, stream: bool, telemetry: Telemetry) -> Exchange:
+    """A Strands agent with one tool on its OpenAI model provider (which always streams)."""
+    from strands import Agent, tool
+    from strands.models.openai import OpenAIModel
+
+    @tool
+    def get_invoice(invoice_id: str) -> str:
+        """Look up an invoice by id."""
+        return TOOL_RESULT
+
+    model = OpenAIModel(client_args={"base_url": server.base_url, "api_key": "test-key"}, model_id=MODEL)
+    agent = Agent(
+        model=model, tools=[get_invoice], system_prompt=SYSTEM, name="invoice-agent", callback_handler=None
+    )
+    result = agent(PROMPT)
+    uses = [
+        block["toolUse"]["toolUseId"]
+        for message in agent.messages
+        for block in message["content"]
+        if "toolUse" in block
+    ]
+    return Exchange(str(result).strip(), [], uses[0])

@@ -1,0 +1,112 @@
+"""Producers beyond the OpenAI client instrumentations, live: real frameworks against the fake model
+server, each in its own interpreter (``scenario_runner``), with the processor in front of the exporter.
+
+Every scenario: the clean answer scores 1.0, the transposed total ($1,234,500 for $1,243,500) is
+contradicted, and every span the application ended is exported exactly once.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from otel_groundedness.telemetry import names
+from tests.instrumentation.conversation import ANSWER, PROMPT, TOOL_RESULT
+from tests.instrumentation.frameworks import DOCUMENTS, RAG_QUESTION
+from tests.instrumentation.scenarios import live
+
+pytestmark = pytest.mark.instrumentation
+
+SCENARIOS = (
+    "openinference_langchain_rag",
+    "langsmith_langgraph",
+    "langsmith_langchain_rag",
+    "strands",
+    "strands_latest",
+)
+
+
+def scored_spans(run: dict[str, Any]) -> list[dict[str, Any]]:
+    return [span for span in run["spans"] if names.ATTR_SCORE in span["groundedness"]]
+
+
+@pytest.mark.parametrize("name", SCENARIOS)
+@pytest.mark.parametrize("mode", ["nonstream", "stream"])
+def test_clean_answer_scores_one_and_every_span_is_exported_once(name: str, mode: str) -> None:
+    run = live(name)["runs"][mode]
+    assert run["exchange"]["answer"] == ANSWER
+    assert len(run["spans"]) == run["ended"] > 0
+    assert len({span["span_id"] for span in run["spans"]}) == run["ended"]
+    (span,) = scored_spans(run)
+    attributes = span["groundedness"]
+    assert attributes[names.ATTR_SCORE] == 1.0 and attributes[names.ATTR_LABEL] == "grounded"
+    assert attributes[names.ATTR_ATOMS_SUPPORTED] >= 3
+
+
+@pytest.mark.parametrize("name", SCENARIOS)
+@pytest.mark.parametrize("mode", ["nonstream", "stream", "corrupted"])
+def test_replay_of_the_exported_telemetry_gives_the_live_scores(name: str, mode: str) -> None:
+    run = live(name)["runs"][mode]
+    scored = {str(span["span_id"]): span["groundedness"][names.ATTR_SCORE] for span in scored_spans(run)}
+    assert scored and run["replay"] == scored
+
+
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_transposed_total_is_contradicted(name: str) -> None:
+    run = live(name)["runs"]["corrupted"]
+    assert len(run["spans"]) == run["ended"]
+    (span,) = scored_spans(run)
+    attributes = span["groundedness"]
+    assert attributes[names.ATTR_ATOMS_CONTRADICTED] >= 1 and attributes[names.ATTR_LABEL] == "ungrounded"
+
+
+@pytest.mark.parametrize("name", ["openinference_langchain_rag", "langsmith_langchain_rag"])
+def test_rag_only_flow_is_grounded_in_the_retrieved_documents_alone(name: str) -> None:
+    run = live(name)["runs"]["nonstream"]
+    facts = [span["facts"] for span in run["spans"] if span["facts"]]
+    (retriever,) = [f for f in facts if f["context"]["operation"] == "retrieval"]
+    evidence = retriever["evidence"]
+    assert [(e["content"], e["kind"], e["name"]) for e in evidence] == [
+        (text, "retrieval", metadata["source"]) for text, metadata in DOCUMENTS
+    ]
+    (llm,) = scored_spans(run)
+    # The chat span carries no tool results and a prompt without figures: the documents are the evidence.
+    assert llm["facts"]["evidence"] == [] and llm["facts"]["user_prompt"] == RAG_QUESTION
+
+
+@pytest.mark.parametrize("mode", ["nonstream", "stream"])
+def test_langsmith_otel_mode_reads_llm_and_tool_runs(mode: str) -> None:
+    result = live("langsmith_langgraph")
+    assert result["versions"]["langsmith"] == "0.14.17" and result["versions"]["langgraph"] == "1.2.22"
+    run = result["runs"][mode]
+    call_id = run["exchange"]["tool_call_id"]
+    read = [span for span in run["spans"] if span["facts"]]
+    assert {span["facts"]["convention"] for span in read} == {"langsmith"}  # chain runs are not read
+    first, final = [span for span in read if span["name"] == "ChatOpenAI"]
+    assert first["facts"]["tool_call_step"] is True and first["facts"]["answer"] is None
+    # The final LLM run is self-contained: the ToolMessage in its prompt is the turn's evidence.
+    assert final["facts"]["answer"] == ANSWER and final["facts"]["user_prompt"] == PROMPT
+    assert [(e["content"], e["source_id"]) for e in final["facts"]["evidence"]] == [(TOOL_RESULT, call_id)]
+    (tool,) = [span for span in read if span["facts"]["is_tool"]]
+    assert [(e["content"], e["source_id"], e["name"]) for e in tool["facts"]["evidence"]] == [
+        (TOOL_RESULT, call_id, "get_invoice")
+    ]
+
+
+@pytest.mark.parametrize("name", ["strands", "strands_latest"])
+def test_strands_content_in_span_events_and_tool_call_result(name: str) -> None:
+    result = live(name)
+    assert result["versions"]["strands-agents"] == "1.62.0"
+    run = result["runs"]["nonstream"]
+    call_id = run["exchange"]["tool_call_id"]
+    by_name = {span["name"]: span["facts"] for span in run["spans"] if span["facts"]}
+    # Default mode: the result is the tool span's gen_ai.choice event (its gen_ai.tool.message event is
+    # the tool's input); latest mode: gen_ai.tool.call.result. Both hold [{"text": "<JSON>"}].
+    tool = by_name["execute_tool get_invoice"]
+    assert [(e["content"], e["source_id"]) for e in tool["evidence"]] == [(TOOL_RESULT, call_id)]
+    agent = by_name["invoke_agent invoice-agent"]
+    assert agent["is_agent"] and agent["answer"].strip() == ANSWER and agent["user_prompt"] == PROMPT
+    final = [span for span in run["spans"] if span["name"] == "chat"][-1]
+    assert final["facts"]["answer"] == ANSWER
+    assert [(e["content"], e["source_id"]) for e in final["facts"]["evidence"]] == [(TOOL_RESULT, call_id)]
