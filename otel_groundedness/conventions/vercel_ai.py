@@ -14,6 +14,7 @@ from otel_groundedness.conventions._common import (
     asks_for_tools,
     clean_id,
     content_text,
+    stopped_for_tools,
     text_attr,
     tool_span_facts,
     turn_start,
@@ -65,7 +66,9 @@ def _read_root(span: SpanRecord) -> SpanFacts:
         convention=CONVENTION,
         context=_context(attributes, "invoke_agent"),
         # A run that stopped on tool calls (step limit) has no answer; as the whole run it is no step.
-        answer=None if _asks_for_tools(attributes) else _text(attributes),
+        # Only the finish reason says so: the root lists every tool call of the run, also when it
+        # went on to answer (AI SDK 7's legacy shape: toolCalls set, finishReason "stop").
+        answer=None if _finished_on_tools(attributes) else _text(attributes),
         user_prompt=user_prompt,
         is_agent=True,
         content_truncated=prompt.truncated,
@@ -105,6 +108,10 @@ def _context(attributes: Mapping[str, Any], operation: str) -> TurnContext:
 def _text(attributes: Mapping[str, Any]) -> str | None:
     # ai.result.* are the AI SDK 3/4 names of today's ai.response.*.
     return text_attr(attributes, "ai.response.text", "ai.result.text")
+
+
+def _finished_on_tools(attributes: Mapping[str, Any]) -> bool:
+    return stopped_for_tools((text_attr(attributes, "ai.response.finishReason", "ai.finishReason"),))
 
 
 def _asks_for_tools(attributes: Mapping[str, Any]) -> bool:

@@ -129,13 +129,6 @@ def test_legacy_spans_as_the_adapters_read_them() -> None:
         assert facts(named(trace, root)[0]).is_agent
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="vercel_ai._read_root treats a finished run as stopped on tool calls: AI SDK 7's legacy root "
-    "span lists the run's tool calls in ai.response.toolCalls although ai.response.finishReason is "
-    "'stop', so the root has no answer and each turn also counts a no_answer skip (reported, not fixed "
-    "here: conventions/ is being restructured)",
-)
 def test_legacy_root_span_carries_the_runs_answer() -> None:
     for index, trace in enumerate(by_trace(spans(LEGACY))):
         root = "ai.streamText" if index >= 2 else "ai.generateText"
