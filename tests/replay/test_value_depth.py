@@ -21,14 +21,13 @@ from otel_groundedness.replay.otlp_values import CUT_VALUE, MAX_VALUE_DEPTH, Val
 TRACE_ID = "5b8efff798038103d269b633813fc60c"
 
 
-def _nested_json(depth: int, container: str) -> dict[str, Any]:
-    value: dict[str, Any] = {"stringValue": "leaf"}
-    for _ in range(depth):
-        if container == "arrayValue":
-            value = {"arrayValue": {"values": [value]}}
-        else:
-            value = {"kvlistValue": {"values": [{"key": "k", "value": value}]}}
-    return value
+def _nested_json(depth: int, container: str) -> str:
+    """An AnyValue as OTLP JSON text (built as text: json.dumps would recurse as deep)."""
+    if container == "arrayValue":
+        opening, closing = '{"arrayValue": {"values": [', "]}}"
+    else:
+        opening, closing = '{"kvlistValue": {"values": [{"key": "k", "value": ', "}]}}"
+    return opening * depth + '{"stringValue": "leaf"}' + closing * depth
 
 
 def _nested_python(depth: int, leaf: Any = "leaf") -> Any:
@@ -38,8 +37,8 @@ def _nested_python(depth: int, leaf: Any = "leaf") -> Any:
     return value
 
 
-def _line(value: dict[str, Any], *, on_event: bool = False) -> str:
-    attributes = [{"key": "deep", "value": value}]
+def _line(value: str, *, on_event: bool = False) -> str:
+    attributes = [{"key": "deep", "value": "VALUE"}]
     span: dict[str, Any] = {
         "traceId": TRACE_ID, "spanId": "eee19b7ec3c1b174", "name": "GET /", "kind": 2,
         "startTimeUnixNano": "1", "endTimeUnixNano": "2",
@@ -48,7 +47,8 @@ def _line(value: dict[str, Any], *, on_event: bool = False) -> str:
         span["events"] = [{"name": "e", "timeUnixNano": "2", "attributes": attributes}]
     else:
         span["attributes"] = attributes
-    return json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": [span]}]}]}) + "\n"
+    document = json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": [span]}]}]})
+    return document.replace('"VALUE"', value) + "\n"
 
 
 def _deep_value(span: SpanRecord, *, on_event: bool = False) -> Any:
@@ -119,4 +119,5 @@ def test_replay_reports_the_cut_values(tmp_path: Path, capsys: pytest.CaptureFix
     report = tmp_path / "report.json"
     assert main(["replay", str(path), "--json", str(report), "--no-progress"]) == 0
     assert json.loads(report.read_text())["summary"]["nested_values_cut"] == 1
-    assert f"values nested deeper than {MAX_VALUE_DEPTH} levels cut: 1" in capsys.readouterr().out
+    summary_line = " ".join(capsys.readouterr().out.split())  # the console wraps long lines
+    assert f"values nested deeper than {MAX_VALUE_DEPTH} levels cut: 1" in summary_line
