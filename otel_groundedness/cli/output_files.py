@@ -6,50 +6,85 @@ replay; writing beside the path means a failed or interrupted run leaves a previ
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import secrets
 import shutil
+import stat
 import tempfile
 import textwrap
+from collections.abc import Callable
 from pathlib import Path
-from typing import IO, Any
+from typing import Any, TypeVar
 
 from otel_groundedness.cli.errors import CliError
 
+_T = TypeVar("_T")
+
 
 class OutputFile:
-    """A binary output for ``path``: ``commit`` moves it into place, ``discard`` removes it."""
+    """A binary output for ``path``: ``commit`` moves it into place, ``discard`` removes it.
+
+    A path that names a device or a pipe (``/dev/stdout``, a FIFO) is written in place instead; a
+    symbolic link is followed, so the file it points to is the one replaced.
+    """
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        if path.is_dir():
+        self._partial: Path | None = None
+        mode = self._guard(lambda: _mode(path))
+        if stat.S_ISDIR(mode):
             raise CliError(f"cannot write {path}: it is a directory")
+        if mode and not stat.S_ISREG(mode):
+            self._stream = self._guard(lambda: path.open("wb"))
+            return
+        self._target = target = path.resolve()
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
+            target.parent.mkdir(parents=True, exist_ok=True)
         except FileExistsError:
-            raise CliError(f"cannot write {path}: {path.parent} is not a directory") from None
+            raise CliError(f"cannot write {path}: {target.parent} is not a directory") from None
         except OSError as error:
             raise CliError(f"cannot write {path}: {error.strerror or error}") from None
-        self._partial = path.with_name(f".{path.name}.{secrets.token_hex(4)}.partial")
-        try:
-            # Mode 0o666 less the umask, as the file itself would get (mkstemp would make it 0o600).
-            descriptor = os.open(self._partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-        except OSError as error:
-            raise CliError(f"cannot write {path}: {error.strerror or error}") from None
-        self.stream: IO[bytes] = os.fdopen(descriptor, "wb")
+        partial = target.with_name(f".{target.name}.{secrets.token_hex(4)}.partial")
+        # Mode 0o666 less the umask, as the file itself would get (mkstemp would make it 0o600).
+        descriptor = self._guard(lambda: os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+        self._partial = partial
+        self._stream = os.fdopen(descriptor, "wb")
+
+    def write(self, data: bytes) -> None:
+        self._guard(lambda: self._stream.write(data))
 
     def commit(self) -> None:
+        partial = self._partial
         try:
-            self.stream.close()
-            os.replace(self._partial, self.path)
-        except OSError as error:
+            self._guard(self._stream.close)
+            if partial is not None:
+                self._guard(lambda: os.replace(partial, self._target))
+        except CliError:
             self.discard()
-            raise CliError(f"cannot write {self.path}: {error.strerror or error}") from None
+            raise
 
     def discard(self) -> None:
-        self.stream.close()
-        self._partial.unlink(missing_ok=True)
+        with contextlib.suppress(OSError):  # a full disk fails the close too; the partial goes anyway
+            self._stream.close()
+        if self._partial is not None:
+            self._partial.unlink(missing_ok=True)
+
+    def _guard(self, action: Callable[[], _T]) -> _T:
+        # Every failure to write is the same one line for the user, naming the path they gave.
+        try:
+            return action()
+        except OSError as error:
+            raise CliError(f"cannot write {self.path}: {error.strerror or error}") from None
+
+
+def _mode(path: Path) -> int:
+    """The file type bits of what ``path`` names (links followed), 0 when it does not exist yet."""
+    try:
+        return path.stat().st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        return 0
 
 
 class JsonReport:
@@ -73,18 +108,22 @@ class JsonReport:
     def add_turn(self, entry: dict[str, Any]) -> None:
         # A turn is an item of a list two levels down: its lines indented by four spaces.
         separator = ",\n" if self._turns else ""
-        self._spool.write((separator + textwrap.indent(json.dumps(entry, indent=2), "    ")).encode())
+        text = separator + textwrap.indent(json.dumps(entry, indent=2), "    ")
+        try:
+            self._spool.write(text.encode())
+        except OSError as error:
+            raise CliError(f"cannot write {self._output.path}: {error.strerror or error}") from None
         self._turns += 1
 
     def finish(self, head: dict[str, Any]) -> None:
         """Write ``head`` with the spooled turns as its last key, ``turns``."""
         text = json.dumps({**head, "turns": []}, indent=2)
-        stream = self._output.stream
+        output = self._output
         if not self._turns:
-            stream.write(text.encode())
+            output.write(text.encode())
         else:
-            stream.write(text[: -len(self._EMPTY_TAIL)].encode() + b"[\n")
+            output.write(text[: -len(self._EMPTY_TAIL)].encode() + b"[\n")
             self._spool.seek(0)
-            shutil.copyfileobj(self._spool, stream)
-            stream.write(b"\n  ]\n}")
+            shutil.copyfileobj(self._spool, output)
+            output.write(b"\n  ]\n}")
         self._spool.close()

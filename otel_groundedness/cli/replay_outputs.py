@@ -41,7 +41,7 @@ class ReplayOutputs:
         self._worst = WorstTurns()
         try:
             if out is not None:
-                self._otlp = OtlpWriter.for_path(self._open(out).stream, out)
+                self._otlp = OtlpWriter.for_path(self._open(out), out)
             if json is not None:
                 self._json = JsonReport(self._open(json))
             if html is not None:
@@ -78,7 +78,7 @@ class ReplayOutputs:
                 summary=summary_pairs(summary),
                 tables=[Table("By model and agent", GROUP_COLUMNS, _group_rows(summary))],
             )
-            self._html.stream.write(page.encode("utf-8"))
+            self._html.write(page.encode("utf-8"))
         for file in self._files:
             file.commit()
         return self._named

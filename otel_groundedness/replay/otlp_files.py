@@ -16,7 +16,7 @@ import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, BinaryIO, TypeVar
+from typing import Any, BinaryIO, Protocol, TypeVar
 
 from google.protobuf import json_format
 from google.protobuf.message import DecodeError
@@ -99,15 +99,19 @@ def scan_otlp_file(path: Path) -> Iterator[ChunkScan]:
             raise InvalidInputError(f"{frame.where}: invalid OTLP JSON: {error}") from error
 
 
+class BinaryWriter(Protocol):
+    def write(self, data: bytes, /) -> object: ...
+
+
 class OtlpWriter:
     """Writes export requests to a binary stream: length-prefixed protobuf, or one JSON object per line."""
 
-    def __init__(self, stream: IO[bytes], *, proto: bool) -> None:
+    def __init__(self, stream: BinaryWriter, *, proto: bool) -> None:
         self._stream = stream
         self._proto = proto
 
     @classmethod
-    def for_path(cls, stream: IO[bytes], path: Path) -> OtlpWriter:
+    def for_path(cls, stream: BinaryWriter, path: Path) -> OtlpWriter:
         """A writer in the format the suffix of ``path`` names (``.pb``, ``.binpb``...: protobuf)."""
         return cls(stream, proto=path.suffix in PROTO_SUFFIXES)
 

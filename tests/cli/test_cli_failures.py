@@ -76,6 +76,16 @@ def test_an_output_path_that_cannot_be_created_fails_before_the_summary(tmp_path
     assert completed.stdout == ""
 
 
+@pytest.mark.skipif(not Path("/dev/full").is_char_device(), reason="needs /dev/full")
+@pytest.mark.parametrize("option", ["--json", "--html", "--out"])
+def test_a_full_disk_is_invalid_output(option: str) -> None:
+    # A device is written in place (never replaced by a file); /dev/full fails every write with ENOSPC.
+    completed = _replay(RECORDING, option, "/dev/full")
+    _assert_one_line_error(completed, mentions="No space left on device")
+    assert completed.stdout == ""
+    assert Path("/dev/full").is_char_device()
+
+
 def test_outputs_are_left_untouched_when_the_input_is_invalid(tmp_path: Path) -> None:
     report = tmp_path / "report.json"
     report.write_text("previous report")
