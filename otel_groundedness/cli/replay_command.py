@@ -59,10 +59,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     policy = load_policy(args.policy) if args.policy else None
     total = _input_bytes(args.files)
-    show_progress = not args.no_progress and total >= PROGRESS_MIN_BYTES
     outputs = ReplayOutputs(out=args.out, json=args.json, html=args.html)
     try:
-        summary, gates = _replay(args, policy, outputs, PipeSafeConsole(stderr=True), total, show_progress)
+        summary, gates = _replay(args, policy, outputs, total)
         written = outputs.finish(summary, gates, subtitle=", ".join(map(str, args.files)))
     except InvalidInputError as error:
         outputs.discard()
@@ -93,19 +92,16 @@ def _input_bytes(paths: Sequence[Path]) -> int:
 
 
 def _replay(
-    args: argparse.Namespace,
-    policy: GroundednessPolicy | None,
-    outputs: ReplayOutputs,
-    progress_console: Console,
-    total: int,
-    show_progress: bool,
+    args: argparse.Namespace, policy: GroundednessPolicy | None, outputs: ReplayOutputs, total: int
 ) -> tuple[Summary, GateOutcome]:
-    with _progress(progress_console, "indexing", total, show_progress) as advance:
+    console = PipeSafeConsole(stderr=True)
+    show = not args.no_progress and total >= PROGRESS_MIN_BYTES
+    with _progress(console, "indexing", total, show) as advance:
         index = index_files(args.files, on_progress=advance)
     if not index.spans:
         raise CliError(f"no spans found in {', '.join(map(str, args.files))}")
     summary = Summary()
-    with _progress(progress_console, "scoring", total, show_progress) as advance:
+    with _progress(console, "scoring", total, show) as advance:
         for step in replay_files(args.files, index, policy=policy):
             summary.add(step)
             outputs.add(step)
