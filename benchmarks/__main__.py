@@ -1,7 +1,9 @@
 """Run the benchmark modules: every ``benchmarks/*_bench.py`` exposing ``main()``.
 
-``--only NAME`` runs the modules whose name contains NAME (``scoring``, ``extract``, ``processor``);
-``--quick`` sets ``BENCH_QUICK=1``, which the scoring cases read to run fewer iterations.
+``--only NAME`` runs the modules whose name contains NAME (``scoring``, ``extract``, ``processor``,
+``replay``); ``--quick`` sets ``BENCH_QUICK=1``, which the scoring cases read to run fewer iterations
+and the replay case to replay a smaller recording. ``--replay-mb N`` sets the size of the recording the
+replay case generates, ``--replay-file PATH`` replays that file instead.
 """
 
 from __future__ import annotations
@@ -21,9 +23,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__)
     parser.add_argument("--only", metavar="NAME", help="run only modules whose name contains NAME")
     parser.add_argument("--quick", action="store_true", help="fewer iterations where a module supports it")
+    parser.add_argument("--replay-mb", type=int, metavar="N", help="size of the generated replay recording")
+    parser.add_argument("--replay-file", type=Path, metavar="PATH", help="replay this recording instead")
     args = parser.parse_args(argv)
     if args.quick:
         os.environ["BENCH_QUICK"] = "1"
+    if args.replay_mb is not None:
+        os.environ["BENCH_REPLAY_MB"] = str(args.replay_mb)
+    if args.replay_file is not None:
+        os.environ["BENCH_REPLAY_FILE"] = str(args.replay_file.resolve())
     names = [name for name in discover() if args.only is None or args.only in name]
     if not names:
         print(f"no benchmark module matches {args.only!r}; have: {', '.join(discover())}", file=sys.stderr)

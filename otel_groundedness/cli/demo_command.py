@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import argparse
 import math
-import sys
 from pathlib import Path
 
 from otel_groundedness.cli.argtypes import unit_interval
+from otel_groundedness.cli.errors import CliError
 
 HELP = "Run the self-contained demo: scripted agent traffic with injected faults, scored live."
 
@@ -83,7 +83,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from otel_groundedness.cli.replay_command import wide_console
+    from otel_groundedness.cli.console import wide_console
     from otel_groundedness.demo.runner import DemoError, DemoOptions, run_demo
 
     options = DemoOptions(
@@ -104,8 +104,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         summary = run_demo(options, console=wide_console())
     except DemoError as error:
-        print(f"otel-groundedness demo: {error}", file=sys.stderr)
-        return 2
+        raise CliError(str(error)) from None
     return 0 if summary.turns_scored else 1
 
 

@@ -3,15 +3,28 @@
 Each subcommand module exposes ``HELP: str``, ``add_arguments(parser)`` and
 ``run(args) -> int``; modules are imported only when their subcommand runs, so
 ``score`` never pays for the demo's or replay's imports.
+
+Exit 1 means "a gate failed", so no failure may end with it: input or output the command cannot use
+(``CliError``) and a closed stdout exit 2, an interrupt 130, a bug 3, each with one line on stderr.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
+
+from otel_groundedness.cli.errors import (
+    DEBUG_VARIABLE,
+    EXIT_INTERNAL,
+    EXIT_INTERRUPTED,
+    EXIT_INVALID,
+    CliError,
+)
 
 SUBCOMMANDS: dict[str, str] = {
     "score": "otel_groundedness.cli.score_command",
@@ -46,13 +59,48 @@ def build_parser(argv: Sequence[str]) -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line and return its exit code."""
     args_list = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser(args_list)
-    args = parser.parse_args(args_list)
-    run = getattr(args, "_run", None)
-    if run is None:
-        parser.print_help()
-        return 2
-    return int(run(args))
+    prog = "otel-groundedness"
+    try:
+        parser = build_parser(args_list)
+        args = parser.parse_args(args_list)
+        run = getattr(args, "_run", None)
+        if run is None:
+            parser.print_help()
+            return EXIT_INVALID
+        prog = f"otel-groundedness {args.command}"
+        code = int(run(args))
+        sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's last flush
+        return code
+    except CliError as error:
+        return _fail(prog, f"error: {error}", EXIT_INVALID)
+    except KeyboardInterrupt:
+        return _fail(prog, "interrupted", EXIT_INTERRUPTED)
+    except BrokenPipeError:
+        _discard_stdout()
+        return _fail(prog, "error: output closed early (broken pipe)", EXIT_INVALID)
+    except Exception as error:
+        if os.environ.get(DEBUG_VARIABLE):
+            raise
+        detail = f"{type(error).__name__}: {error}"
+        return _fail(
+            prog, f"internal error: {detail} (set {DEBUG_VARIABLE}=1 for the traceback)", EXIT_INTERNAL
+        )
+
+
+def _fail(prog: str, message: str, code: int) -> int:
+    with contextlib.suppress(OSError):  # stderr gone too: the exit code is all that is left to say it
+        print(f"{prog}: {' '.join(message.splitlines())}", file=sys.stderr, flush=True)
+    return code
+
+
+def _discard_stdout() -> None:
+    # Python flushes stdout once more at exit; pointed at /dev/null, that flush cannot fail again.
+    with contextlib.suppress(
+        OSError, ValueError
+    ):  # no stdout descriptor (a replaced stream): no flush to fail
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
 
 
 if __name__ == "__main__":

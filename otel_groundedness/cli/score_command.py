@@ -3,18 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 from pathlib import Path
 
-from otel_groundedness.scoring import Evidence, GroundednessPolicy, GroundednessReport, score
+from otel_groundedness.cli.errors import CliError
+from otel_groundedness.cli.policy_file import load_policy
+from otel_groundedness.scoring import Evidence, GroundednessReport, score
 
 HELP = "score an answer against evidence files (tool outputs) and print each atom's verdict"
-EXIT_INVALID_INPUT = 2
-
-
-class InputError(Exception):
-    """Unreadable or invalid command-line input; the message is shown to the user."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -27,18 +22,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="a tool output (JSON is parsed, anything else is text); repeat for several",
     )
     parser.add_argument("--prompt", help="the user's prompt (counts as evidence unless the policy says not)")
-    parser.add_argument("--policy", metavar="FILE", help="a JSON object of GroundednessPolicy fields")
+    parser.add_argument(
+        "--policy", type=Path, metavar="FILE", help="a JSON object of GroundednessPolicy fields"
+    )
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        answer = _answer(args.answer)
-        evidence = [_evidence(Path(name)) for name in args.evidence]
-        policy = _policy(args.policy)
-    except InputError as error:
-        print(f"otel-groundedness score: error: {error}", file=sys.stderr)
-        return EXIT_INVALID_INPUT
+    answer = _answer(args.answer)
+    evidence = [_evidence(Path(name)) for name in args.evidence]
+    policy = load_policy(args.policy) if args.policy else None
     report = score(answer, evidence, user_prompt=args.prompt, policy=policy)
     print(report.to_json(indent=2) if args.json else render(report))
     return 0
@@ -48,7 +41,7 @@ def _read(path: Path, what: str) -> str:
     try:
         return path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
-        raise InputError(f"cannot read {what} {str(path)!r}: {error}") from None
+        raise CliError(f"cannot read {what} {str(path)!r}: {error}") from None
 
 
 def _answer(value: str) -> str:
@@ -58,20 +51,6 @@ def _answer(value: str) -> str:
 def _evidence(path: Path) -> Evidence:
     # Passed as text: the scorer parses JSON documents itself and scans anything else as text.
     return Evidence(_read(path, "evidence file"), source_id=str(path), name=path.name)
-
-
-def _policy(name: str | None) -> GroundednessPolicy | None:
-    if name is None:
-        return None
-    text = _read(Path(name), "policy file")
-    try:
-        data = json.loads(text)
-    except ValueError as error:
-        raise InputError(f"policy file {name!r} is not valid JSON: {error}") from None
-    try:
-        return GroundednessPolicy.from_dict(data)
-    except (ValueError, TypeError) as error:
-        raise InputError(f"policy file {name!r}: {error}") from None
 
 
 def render(report: GroundednessReport) -> str:

@@ -1,14 +1,15 @@
 """Score recorded spans and log events with the live processor's engine, trace by trace.
 
-Records of one trace are fed to ``PairingBuffer`` in the order a live processor sees them (agent
-starts, log events and span ends by timestamp), each released turn is scored with ``score``,
-and scored spans get the same attributes and ``gen_ai.evaluation.result`` event as live.
+A trace is replayed whole (``replay_trace``): its records are fed to ``PairingBuffer`` in the order
+a live processor sees them (agent starts, log events and span ends by timestamp), each released turn
+is scored with ``score``, and scored spans get the same attributes and ``gen_ai.evaluation.result``
+event as live.
 """
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Mapping
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -20,7 +21,7 @@ from otel_groundedness.scoring import GroundednessPolicy, GroundednessReport, sc
 from otel_groundedness.telemetry import names
 from otel_groundedness.telemetry.evaluation import evaluation_attributes, span_attributes
 
-# Offline there is no memory pressure from other traces (one trace is buffered at a time) and
+# Offline there is no memory pressure from other traces (each trace has a buffer of its own) and
 # no clock: only a trace larger than this is cut short, as the live buffer would do.
 _REPLAY_LIMITS = PairingLimits(max_traces=1, max_trace_bytes=64 * 1024 * 1024, trace_ttl_s=float("inf"))
 
@@ -32,6 +33,18 @@ class ScoredTurn:
     span: SpanRecord
     turn: Turn
     report: GroundednessReport
+
+
+@dataclass(frozen=True, slots=True)
+class TraceReplay:
+    """One trace replayed: its records, the turns scored in it and the turns skipped."""
+
+    trace_id: int
+    spans: list[SpanRecord]  # input order, scored ones enriched
+    log_events: list[LogEventRecord]
+    scored: list[ScoredTurn]
+    skipped: Counter[str]
+    paired: bool  # it held records the pairing buffer reads (counted as a trace in summaries)
 
 
 @dataclass
@@ -49,36 +62,59 @@ def replay(
     log_events: Iterable[LogEventRecord] = (),
     *,
     policy: GroundednessPolicy | None = None,
-    on_trace: Callable[[], None] | None = None,
 ) -> ReplayResult:
-    """Pair and score recorded telemetry; ``on_trace`` is called after each trace (progress)."""
+    """Pair and score recorded telemetry held in memory, trace by trace in order of first appearance."""
     span_list = list(spans)
-    by_trace: dict[int, list[_Step]] = defaultdict(list)
-    for position, record in enumerate(span_list):
+    by_trace: dict[int, tuple[list[SpanRecord], list[LogEventRecord]]] = {}
+    for record in span_list:
+        by_trace.setdefault(record.trace_id, ([], []))[0].append(record)
+    for event in log_events:
+        by_trace.setdefault(event.trace_id, ([], []))[1].append(event)
+    result = ReplayResult()
+    enriched: dict[int, SpanRecord] = {}
+    for trace_id, (trace_spans, trace_events) in by_trace.items():
+        trace = replay_trace(trace_id, trace_spans, trace_events, policy=policy)
+        result.scored.extend(trace.scored)
+        result.skipped.update(trace.skipped)
+        result.traces += trace.paired
+        enriched.update((id(original), copy) for original, copy in zip(trace_spans, trace.spans, strict=True))
+    result.spans = [enriched[id(record)] for record in span_list]
+    return result
+
+
+def replay_trace(
+    trace_id: int,
+    spans: Sequence[SpanRecord],
+    log_events: Sequence[LogEventRecord] = (),
+    *,
+    policy: GroundednessPolicy | None = None,
+) -> TraceReplay:
+    """Pair and score every record of one trace (all of them: a trace is only scored whole)."""
+    steps: list[_Step] = []
+    for position, record in enumerate(spans):
         facts = read_span(record)
         opens_agent = _opens_agent(record)
         if facts is None and not opens_agent:
             continue  # live, such a span is forwarded untouched
         if opens_agent:
-            by_trace[record.trace_id].append(_Step(record.start_time_ns, 0, position, record))
+            steps.append(_Step(record.start_time_ns, 0, position, record))
         # An agent no adapter can read (facts None) still closes its turn when it ends.
-        by_trace[record.trace_id].append(_Step(record.end_time_ns, 2, position, record, facts))
+        steps.append(_Step(record.end_time_ns, 2, position, record, facts))
     for position, event in enumerate(log_events):
         if _is_genai_input(event):
-            by_trace[event.trace_id].append(_Step(event.timestamp_ns, 1, position, event))
-
-    result = ReplayResult(traces=len(by_trace))
+            steps.append(_Step(event.timestamp_ns, 1, position, event))
+    skipped: Counter[str] = Counter()
+    scored = _pair_and_score(sorted(steps, key=_Step.order), policy, skipped)
     evaluator = describe(policy if policy is not None else GroundednessPolicy())
-    enriched: dict[int, SpanRecord] = {}
-    for steps in by_trace.values():
-        for scored in _replay_trace(sorted(steps, key=_Step.order), policy, result.skipped):
-            result.scored.append(scored)
-            enriched[id(scored.span)] = _enrich(scored, evaluator)
-        if on_trace is not None:
-            on_trace()
-    result.spans = [enriched.get(id(record), record) for record in span_list]
-    result.scored = [replace(scored, span=enriched[id(scored.span)]) for scored in result.scored]
-    return result
+    enriched = {id(turn.span): _enrich(turn, evaluator) for turn in scored}
+    return TraceReplay(
+        trace_id,
+        [enriched.get(id(record), record) for record in spans],
+        list(log_events),
+        [replace(turn, span=enriched[id(turn.span)]) for turn in scored],
+        skipped,
+        paired=bool(steps),
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,7 +129,7 @@ class _Step:
         return (self.timestamp_ns, self.phase, self.position)
 
 
-def _replay_trace(
+def _pair_and_score(
     steps: Iterable[_Step], policy: GroundednessPolicy | None, skipped: Counter[str]
 ) -> list[ScoredTurn]:
     buffer: PairingBuffer[SpanRecord] = PairingBuffer(_REPLAY_LIMITS, clock=lambda: 0.0)

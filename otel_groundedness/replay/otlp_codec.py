@@ -17,37 +17,34 @@ from opentelemetry.proto.trace.v1.trace_pb2 import ResourceSpans, ScopeSpans, Sp
 
 from otel_groundedness.processor.sdk_records import log_record_from_sdk
 from otel_groundedness.records import LogEventRecord, SpanEventRecord, SpanRecord
-from otel_groundedness.replay.otlp_values import (
-    attributes_from_key_values,
-    from_any_value,
-    to_any_value,
-    to_key_values,
-)
+from otel_groundedness.replay.otlp_values import ValueReader, to_any_value, to_key_values
 
 _KIND_NAMES = {0: "INTERNAL", 1: "INTERNAL", 2: "SERVER", 3: "CLIENT", 4: "PRODUCER", 5: "CONSUMER"}
 _KIND_NUMBERS = {"INTERNAL": 1, "SERVER": 2, "CLIENT": 3, "PRODUCER": 4, "CONSUMER": 5}
 
 
-def spans_from_request(request: ExportTraceServiceRequest) -> Iterator[SpanRecord]:
+def spans_from_request(request: ExportTraceServiceRequest, reader: ValueReader) -> Iterator[SpanRecord]:
     """Every span of a trace export request, with its resource attributes and scope name."""
     for resource_spans in request.resource_spans:
-        resource = attributes_from_key_values(resource_spans.resource.attributes)
+        resource = reader.attributes(resource_spans.resource.attributes)
         for scope_spans in resource_spans.scope_spans:
             for span in scope_spans.spans:
-                yield _span_record(span, resource, scope_spans.scope.name)
+                yield _span_record(span, resource, scope_spans.scope.name, reader)
 
 
-def log_events_from_request(request: ExportLogsServiceRequest) -> Iterator[LogEventRecord]:
+def log_events_from_request(
+    request: ExportLogsServiceRequest, reader: ValueReader
+) -> Iterator[LogEventRecord]:
     """Log records of a logs export request that are events tied to a span (others are skipped)."""
     for resource_logs in request.resource_logs:
         for scope_logs in resource_logs.scope_logs:
             for log in scope_logs.log_records:
                 record = log_record_from_sdk(
-                    _int_id(log.trace_id),
-                    _int_id(log.span_id),
+                    int_id(log.trace_id),
+                    int_id(log.span_id),
                     log.event_name or None,
-                    attributes_from_key_values(log.attributes),
-                    from_any_value(log.body) if log.HasField("body") else None,
+                    reader.attributes(log.attributes),
+                    reader.value(log.body) if log.HasField("body") else None,
                     log.time_unix_nano or log.observed_time_unix_nano,
                 )
                 if record is not None:
@@ -92,18 +89,18 @@ def request_from_log_events(events: Iterable[LogEventRecord]) -> ExportLogsServi
     return ExportLogsServiceRequest(resource_logs=[ResourceLogs(scope_logs=[scope_logs])])
 
 
-def _span_record(span: Span, resource: dict[str, Any], scope: str) -> SpanRecord:
+def _span_record(span: Span, resource: dict[str, Any], scope: str, reader: ValueReader) -> SpanRecord:
     return SpanRecord(
-        trace_id=_int_id(span.trace_id),
-        span_id=_int_id(span.span_id),
-        parent_span_id=_int_id(span.parent_span_id) or None,
+        trace_id=int_id(span.trace_id),
+        span_id=int_id(span.span_id),
+        parent_span_id=int_id(span.parent_span_id) or None,
         name=span.name,
         kind=_KIND_NAMES.get(span.kind, "INTERNAL"),
         start_time_ns=span.start_time_unix_nano,
         end_time_ns=span.end_time_unix_nano,
-        attributes=attributes_from_key_values(span.attributes),
+        attributes=reader.attributes(span.attributes),
         events=tuple(
-            SpanEventRecord(event.name, attributes_from_key_values(event.attributes), event.time_unix_nano)
+            SpanEventRecord(event.name, reader.attributes(event.attributes), event.time_unix_nano)
             for event in span.events
         ),
         resource=resource,
@@ -130,5 +127,6 @@ def _span_message(record: SpanRecord) -> Span:
     return span
 
 
-def _int_id(raw: bytes) -> int:
+def int_id(raw: bytes) -> int:
+    """The integer form of an OTLP id (0 when absent), as the SDK keeps ids."""
     return int.from_bytes(raw, "big") if raw else 0

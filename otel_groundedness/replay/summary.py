@@ -1,14 +1,17 @@
-"""Summaries of scored turns: per-turn entries for JSON/HTML, totals, and rows by model and agent."""
+"""Summaries of scored turns: per-turn entries for JSON/HTML, totals, and rows by model and agent.
+
+``Summary`` is built as traces stream by and keeps a few numbers per turn, never the turn itself.
+"""
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from statistics import fmean
 from typing import Any
 
 from otel_groundedness.replay.engine import ScoredTurn
+from otel_groundedness.replay.stream import Step
 
 LABELS = ("grounded", "partially_grounded", "ungrounded", "no_evidence", "no_factual_content")
 
@@ -30,6 +33,30 @@ def turn_entry(scored: ScoredTurn) -> dict[str, Any]:
     }
 
 
+@dataclass(frozen=True, slots=True)
+class TurnFigures:
+    """What the summaries keep of one turn."""
+
+    model: str
+    agent: str
+    label: str
+    score: float | None
+    contradicted: int
+    unsupported: int
+
+    @classmethod
+    def of(cls, scored: ScoredTurn) -> TurnFigures:
+        context, report = scored.turn.context, scored.report
+        return cls(
+            context.response_model or context.request_model or "-",
+            context.agent_name or "-",
+            report.label,
+            report.score,
+            len(report.contradicted),
+            len(report.unsupported),
+        )
+
+
 @dataclass
 class Totals:
     """Counts over a set of turns."""
@@ -45,14 +72,13 @@ class Totals:
         """Mean over turns with a score (``no_evidence``/``no_factual_content`` have none)."""
         return fmean(self.scores) if self.scores else None
 
-    def add(self, scored: ScoredTurn) -> None:
-        report = scored.report
+    def add(self, figures: TurnFigures) -> None:
         self.turns += 1
-        if report.score is not None:
-            self.scores.append(report.score)
-        self.labels[report.label] += 1
-        self.contradicted += len(report.contradicted)
-        self.unsupported += len(report.unsupported)
+        if figures.score is not None:
+            self.scores.append(figures.score)
+        self.labels[figures.label] += 1
+        self.contradicted += figures.contradicted
+        self.unsupported += figures.unsupported
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -65,19 +91,28 @@ class Totals:
         }
 
 
-def totals(turns: Iterable[ScoredTurn]) -> Totals:
-    """Totals over ``turns``."""
-    result = Totals()
-    for scored in turns:
-        result.add(scored)
-    return result
+@dataclass
+class Summary:
+    """Totals over every turn and per (model, agent), with span, trace and skip counts."""
 
+    overall: Totals = field(default_factory=Totals)
+    groups: dict[tuple[str, str], Totals] = field(default_factory=dict)
+    spans: int = 0
+    traces: int = 0
+    skipped: Counter[str] = field(default_factory=Counter)
+    values_cut: int = 0
 
-def by_model_and_agent(turns: Sequence[ScoredTurn]) -> list[tuple[str, str, Totals]]:
-    """Totals per (model, agent), sorted by model then agent; missing names shown as ``-``."""
-    groups: dict[tuple[str, str], Totals] = {}
-    for scored in turns:
-        context = scored.turn.context
-        key = (context.response_model or context.request_model or "-", context.agent_name or "-")
-        groups.setdefault(key, Totals()).add(scored)
-    return [(model, agent, group) for (model, agent), group in sorted(groups.items())]
+    def add(self, step: Step) -> None:
+        self.values_cut += step.values_cut
+        for trace in step.traces:
+            self.spans += len(trace.spans)
+            self.traces += trace.paired
+            self.skipped.update(trace.skipped)
+            for scored in trace.scored:
+                figures = TurnFigures.of(scored)
+                self.overall.add(figures)
+                self.groups.setdefault((figures.model, figures.agent), Totals()).add(figures)
+
+    def by_model_and_agent(self) -> list[tuple[str, str, Totals]]:
+        """Totals per (model, agent), sorted by model then agent; missing names shown as ``-``."""
+        return [(model, agent, group) for (model, agent), group in sorted(self.groups.items())]

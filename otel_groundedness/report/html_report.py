@@ -2,11 +2,13 @@
 
 It renders from plain dicts (the turn entries of a JSON report), so a report can be rebuilt
 from a saved JSON file. The page embeds its styles and an inline SVG plot: it opens offline.
+``render_page`` takes the scores and the worst turns alone, so turns can stream by (``WorstTurns``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import heapq
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -38,9 +40,23 @@ def render_html(
     worst: int = WORST_TURNS,
 ) -> str:
     """The report page for ``turns`` (dicts with ``answer``, ``score``, ``label``, ``report``...)."""
-    scored = [
-        (float(turn["score"]), _label(turn)) for turn in turns if isinstance(turn.get("score"), int | float)
-    ]
+    scored = [(float(turn["score"]), _label(turn)) for turn in turns if _has_score(turn)]
+    return render_page(
+        scored, worst_turns(turns, worst), title=title, subtitle=subtitle, summary=summary, tables=tables
+    )
+
+
+def render_page(
+    scored: Sequence[tuple[float, str]],
+    worst: Iterable[Mapping[str, Any]],
+    *,
+    title: str,
+    subtitle: str = "",
+    summary: Sequence[tuple[str, Any]] = (),
+    tables: Sequence[Table] = (),
+) -> str:
+    """The report page from the (score, label) of every scored turn and the worst turns (as
+    ``worst_turns`` picks them)."""
     return (
         _environment()
         .get_template("report.html.j2")
@@ -50,7 +66,7 @@ def render_html(
             summary=summary,
             plot=histogram_svg(scored),
             tables=tables,
-            worst=[_worst_entry(turn) for turn in worst_turns(turns, worst)],
+            worst=[_worst_entry(turn) for turn in worst],
         )
     )
 
@@ -62,11 +78,41 @@ def write_html(path: Path, turns: Sequence[Mapping[str, Any]], **options: Any) -
     return path
 
 
-def worst_turns(turns: Sequence[Mapping[str, Any]], limit: int) -> list[Mapping[str, Any]]:
-    """Scored turns below 1.0, lowest score first, more contradicted atoms first on ties."""
-    lost = [turn for turn in turns if isinstance(turn.get("score"), int | float) and turn["score"] < 1.0]
-    lost.sort(key=lambda turn: (turn["score"], -len(turn.get("report", {}).get("contradicted") or ())))
-    return lost[:limit]
+def worst_turns(turns: Iterable[Mapping[str, Any]], limit: int) -> list[Mapping[str, Any]]:
+    """Scored turns below 1.0, lowest score first, more contradicted atoms first, then first seen first."""
+    worst = WorstTurns(limit)
+    for turn in turns:
+        worst.add(turn)
+    return worst.turns()
+
+
+class WorstTurns:
+    """The ``limit`` worst turns of a stream of turns, holding no more than ``limit`` of them."""
+
+    def __init__(self, limit: int = WORST_TURNS) -> None:
+        self._limit = limit
+        self._seen = 0
+        # A heap of negated sort keys: its top is the least bad turn kept, the first to give way.
+        self._heap: list[tuple[tuple[float, int, int], Mapping[str, Any]]] = []
+
+    def add(self, turn: Mapping[str, Any]) -> None:
+        if not _has_score(turn) or turn["score"] >= 1.0:
+            return
+        self._seen += 1
+        contradicted = len(turn.get("report", {}).get("contradicted") or ())
+        item = ((-float(turn["score"]), contradicted, -self._seen), turn)
+        if len(self._heap) < self._limit:
+            heapq.heappush(self._heap, item)
+        elif self._heap and item[0] > self._heap[0][0]:
+            heapq.heapreplace(self._heap, item)
+
+    def turns(self) -> list[Mapping[str, Any]]:
+        """The kept turns, worst first."""
+        return [turn for _, turn in sorted(self._heap, key=lambda item: item[0], reverse=True)]
+
+
+def _has_score(turn: Mapping[str, Any]) -> bool:
+    return isinstance(turn.get("score"), int | float)
 
 
 def describe_citation(atom: Mapping[str, Any]) -> str:
