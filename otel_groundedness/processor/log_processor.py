@@ -14,15 +14,14 @@ from typing import TYPE_CHECKING
 
 from opentelemetry.sdk._logs import LogRecordProcessor, ReadWriteLogRecord
 
+from otel_groundedness.core import is_genai_input
 from otel_groundedness.processor.sdk_records import log_record_from_sdk
-from otel_groundedness.telemetry import names
 
 if TYPE_CHECKING:
     from otel_groundedness.processor.span_processor import GroundednessSpanProcessor
 
 _logger = logging.getLogger(__name__)
 
-_GENAI_EVENT_PREFIX = "gen_ai."
 _SHUTDOWN_FLUSH_TIMEOUT_S = 10.0
 
 
@@ -59,9 +58,7 @@ class GroundednessLogRecordProcessor(LogRecordProcessor):
         name = record.event_name or attributes.get("event.name")
         # Decided before copying anything: most log records of an application are not GenAI events,
         # and our own evaluation records come back through the same provider as output, not input.
-        if not isinstance(name, str) or not name.startswith(_GENAI_EVENT_PREFIX):
-            return
-        if name == names.EVENT_EVALUATION_RESULT:
+        if not is_genai_input(name):
             return
         event = log_record_from_sdk(
             record.trace_id,

@@ -20,12 +20,13 @@ from opentelemetry.sdk._logs import LogRecordProcessor
 from opentelemetry.sdk.trace import ReadableSpan, Span, SpanProcessor, SynchronousMultiSpanProcessor
 
 from otel_groundedness.conventions import is_genai_span
+from otel_groundedness.core import opens_agent
 from otel_groundedness.evaluator import describe
 from otel_groundedness.processor.agent_ledger import AgentLedger
 from otel_groundedness.processor.config import ProcessorSettings
-from otel_groundedness.processor.engine import AgentLost, AgentStart, GroundednessEngine, WorkItem
 from otel_groundedness.processor.log_processor import GroundednessLogRecordProcessor
 from otel_groundedness.processor.queued_bytes import log_event_bytes, span_bytes
+from otel_groundedness.processor.work_handler import AgentLost, AgentStart, SpanWorkHandler, WorkItem
 from otel_groundedness.processor.worker import ScoringWorker
 from otel_groundedness.records import LogEventRecord
 from otel_groundedness.scoring import GroundednessPolicy
@@ -36,7 +37,6 @@ _logger = logging.getLogger(__name__)
 _SCOPE = "otel_groundedness"
 # The worker wakes at least this often to expire idle traces.
 _MAX_TICK_INTERVAL_S = 1.0
-_AGENT_SPAN_PREFIX = "invoke_agent"
 _NO_ATTRIBUTES: Mapping[str, Any] = MappingProxyType({})
 # Matches the SDK batch processors' default shutdown budget.
 _SHUTDOWN_TIMEOUT_S = 30.0
@@ -50,17 +50,6 @@ def _raw_attributes(span: ReadableSpan) -> Mapping[str, Any]:
     """
     raw: Mapping[str, Any] | None = getattr(span, "_attributes", None)
     return raw if raw is not None else span.attributes or _NO_ATTRIBUTES
-
-
-def _opens_agent(span_name: str) -> bool:
-    """Whether a span is an agent whose end closes a subtree, decided at start from its name.
-
-    The semconv name ``invoke_agent {name}`` is used by util-genai, Pydantic AI and the AI SDK.
-    util-genai sets no attributes before the span starts, and reading attributes here would cost
-    every span of the application. An agent not recognised here still works: its answers are
-    scored as they end and its own answer is deduplicated against them.
-    """
-    return span_name.startswith(_AGENT_SPAN_PREFIX)
 
 
 def _default_policy() -> GroundednessPolicy:
@@ -116,7 +105,7 @@ class GroundednessSpanProcessor(SpanProcessor):
         policy = policy if policy is not None else _default_policy()
         # The gauge may be read before the worker exists (a metric collection during construction).
         self._instruments = GroundednessInstruments(meter_provider, self._queue_size, describe(policy))
-        self._engine = GroundednessEngine(
+        self._handler = SpanWorkHandler(
             self._downstream,
             settings=self.settings,
             policy=policy,
@@ -126,7 +115,7 @@ class GroundednessSpanProcessor(SpanProcessor):
         # Agents whose start reached the worker: their end must reach it too (see ``_enqueue``).
         self._agents = AgentLedger(self.settings.max_traces, self.settings.trace_ttl_s)
         self._worker: ScoringWorker[WorkItem] = ScoringWorker(
-            self._engine,
+            self._handler,
             max_queue_size=self.settings.max_queue_size,
             max_queue_bytes=self.settings.max_queue_bytes,
             tick_interval_s=min(_MAX_TICK_INTERVAL_S, self.settings.trace_ttl_s / 4),
@@ -139,7 +128,7 @@ class GroundednessSpanProcessor(SpanProcessor):
     @property
     def worker_errors(self) -> int:
         """Errors caught on the worker thread so far (each logged once at debug level)."""
-        return self._engine.errors
+        return self._handler.errors
 
     def log_processor(
         self, downstream: LogRecordProcessor | Sequence[LogRecordProcessor] = ()
@@ -166,7 +155,7 @@ class GroundednessSpanProcessor(SpanProcessor):
         except Exception:
             _logger.debug("otel-groundedness: downstream on_start raised", exc_info=True)
         try:
-            if _opens_agent(span.name):
+            if opens_agent(span.name):
                 context = span.context
                 if context.trace_flags.sampled and self._agents.announce(context.span_id, time.monotonic()):
                     start = AgentStart(context.trace_id, context.span_id, span.start_time or 0)
@@ -181,7 +170,7 @@ class GroundednessSpanProcessor(SpanProcessor):
             name = span.name
             # An agent recognised by name at start must reach the worker even without GenAI attributes.
             candidate = (
-                is_genai_span(_raw_attributes(span), name) or _opens_agent(name)
+                is_genai_span(_raw_attributes(span), name) or opens_agent(name)
             ) and span.context.trace_flags.sampled
         except Exception:
             candidate = False
@@ -200,10 +189,10 @@ class GroundednessSpanProcessor(SpanProcessor):
         """Queue a GenAI span for the worker; False if the caller must forward it itself."""
         if self._worker.closed:
             return False
-        announced = _opens_agent(span.name) and self._agents.withdraw(span.context.span_id)
+        announced = opens_agent(span.name) and self._agents.withdraw(span.context.span_id)
         if self._worker.submit(span, size=span_bytes(span)):
             return True
-        self._engine.record_drop()
+        self._handler.record_drop()
         if announced:
             # Answers held for this agent would otherwise wait for the TTL. The ledger's capacity
             # bounds these notices, so they may pass the full queue.

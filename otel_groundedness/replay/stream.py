@@ -1,7 +1,7 @@
 """The second pass of a replay: read requests in the index's order, score each trace once it is whole.
 
 Records wait in memory only while their trace is open, from its first request to its last one (per
-``TraceIndex``); then the trace is replayed with ``replay_trace`` and handed out, and forgotten.
+``TraceIndex``); then the trace is replayed with ``core.score_trace`` and handed out, and forgotten.
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from operator import itemgetter
 from pathlib import Path
 
+from otel_groundedness.core.trace_feed import ScoredTrace, score_trace
 from otel_groundedness.records import LogEventRecord, SpanRecord
-from otel_groundedness.replay.engine import TraceReplay, replay_trace
 from otel_groundedness.replay.otlp_files import InvalidInputError, iter_otlp_file
 from otel_groundedness.replay.trace_index import TraceIndex
 from otel_groundedness.scoring import GroundednessPolicy
@@ -22,7 +22,7 @@ from otel_groundedness.scoring import GroundednessPolicy
 class Step:
     """What reading one more request released: whole traces, and their records in input order."""
 
-    traces: list[TraceReplay]  # in order of first appearance
+    traces: list[ScoredTrace]  # in order of first appearance
     spans: list[SpanRecord]  # of these traces, in input order; scored ones enriched
     log_events: list[LogEventRecord]
     values_cut: int  # in the request just read
@@ -69,11 +69,11 @@ def replay_files(
                 trace.log_events.append(record)
                 trace.event_numbers.append(number)
             number += 1
-        released: list[tuple[_OpenTrace, TraceReplay]] = []
+        released: list[tuple[_OpenTrace, ScoredTrace]] = []
         for trace_id in due.pop(position, ()):
             del index.last[trace_id]
             trace = open_traces.pop(trace_id)
-            released.append((trace, replay_trace(trace_id, trace.spans, trace.log_events, policy=policy)))
+            released.append((trace, score_trace(trace_id, trace.spans, trace.log_events, policy=policy)))
         yield _step(released, chunk.values_cut, sum(offsets))
 
 
@@ -86,7 +86,7 @@ def _last_position(index: TraceIndex, trace_id: int, position: int) -> int:
     return last
 
 
-def _step(released: list[tuple[_OpenTrace, TraceReplay]], values_cut: int, bytes_read: int) -> Step:
+def _step(released: list[tuple[_OpenTrace, ScoredTrace]], values_cut: int, bytes_read: int) -> Step:
     spans = sorted(
         (pair for opened, trace in released for pair in zip(opened.span_numbers, trace.spans, strict=True)),
         key=itemgetter(0),

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from statistics import fmean
 from typing import Any
 
-from otel_groundedness.replay.engine import ScoredTurn
+from otel_groundedness.core.trace_feed import ScoredTurn
 from otel_groundedness.replay.stream import Step
 
 LABELS = ("grounded", "partially_grounded", "ungrounded", "no_evidence", "no_factual_content")

@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the checkout, fo
 
 from otel_groundedness.conventions import is_genai_span, read_log_event, read_span
 from otel_groundedness.demo.fake_model_server import FakeModelServer
-from otel_groundedness.replay.engine import replay
+from otel_groundedness.replay.in_memory import replay
 from otel_groundedness.telemetry import names
 from tests.instrumentation import frameworks
 from tests.instrumentation.conversation import (

@@ -10,8 +10,9 @@ from typing import Any
 import pytest
 from opentelemetry._logs import SeverityNumber
 
+from otel_groundedness.core import evaluation, evaluation_core
 from otel_groundedness.pairing import PairingBuffer
-from otel_groundedness.processor import engine
+from otel_groundedness.processor import work_handler
 from otel_groundedness.telemetry.instruments import GroundednessInstruments
 from tests.processor.conftest import (
     CORRUPTED_ANSWER,
@@ -24,13 +25,13 @@ from tests.processor.conftest import (
 
 # (owner, attribute): every step a span or log record passes through on the worker.
 STAGES: list[tuple[Any, str]] = [
-    (engine, "span_record_from_sdk"),
-    (engine, "read_span"),
-    (engine, "read_log_event"),
-    (engine, "score"),
-    (engine, "enriched_copy"),
-    (engine, "evaluation_attributes"),
-    (engine, "span_attributes"),
+    (work_handler, "span_record_from_sdk"),
+    (evaluation_core, "read_span"),
+    (evaluation_core, "read_log_event"),
+    (evaluation, "score"),
+    (work_handler, "enriched_copy"),
+    (evaluation, "evaluation_attributes"),
+    (evaluation, "span_attributes"),
     (GroundednessInstruments, "record_evaluation"),
     (GroundednessInstruments, "record_skip"),
     *[

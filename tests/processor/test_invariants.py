@@ -15,7 +15,7 @@ from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from opentelemetry.trace import Tracer
 
-from otel_groundedness.processor import engine
+from otel_groundedness.core import evaluation
 from otel_groundedness.telemetry import names
 from tests.processor.conftest import (
     CORRUPTED_ANSWER,
@@ -182,7 +182,7 @@ def broken_scorer(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     def explode(*_args: Any, **_kwargs: Any) -> Any:
         raise ValueError("scorer bug")
 
-    monkeypatch.setattr(engine, "score", explode)
+    monkeypatch.setattr(evaluation, "score", explode)
     yield
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from otel_groundedness.records import SpanRecord
-from otel_groundedness.replay.engine import replay
+from otel_groundedness.replay.in_memory import replay
 from otel_groundedness.telemetry import names
 
 TRACE = 0xABC

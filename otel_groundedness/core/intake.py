@@ -1,0 +1,30 @@
+"""Which records the core takes, decided by name alone (cheap enough for an application's thread)."""
+
+from __future__ import annotations
+
+from typing import TypeGuard
+
+from otel_groundedness.telemetry import names
+
+_AGENT_SPAN_PREFIX = "invoke_agent"
+_GENAI_EVENT_PREFIX = "gen_ai."
+
+
+def opens_agent(span_name: str) -> bool:
+    """Whether a span is an agent whose end closes a subtree, decided from its name.
+
+    The semconv name ``invoke_agent {name}`` is used by util-genai, Pydantic AI and the AI SDK, and
+    it is known when the span starts (util-genai sets no attributes before then). An agent not
+    recognised here still works: its answers are scored as they end and its own answer is
+    deduplicated against them.
+    """
+    return span_name.startswith(_AGENT_SPAN_PREFIX)
+
+
+def is_genai_input(event_name: object) -> TypeGuard[str]:
+    """A GenAI content event (``gen_ai.*``), never one of our own evaluation results."""
+    return (
+        isinstance(event_name, str)
+        and event_name.startswith(_GENAI_EVENT_PREFIX)
+        and event_name != names.EVENT_EVALUATION_RESULT
+    )

@@ -1,0 +1,114 @@
+"""Scoring one whole trace of records, fed to the core in the order a live processor sees them.
+
+Replay and the gateway receive a trace's records after the fact; ordered by time (an agent's start,
+then log events, then span ends, at equal timestamps) they pair exactly as they would have live.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from otel_groundedness.conventions import read_span
+from otel_groundedness.core.evaluation import enrich_record
+from otel_groundedness.core.evaluation_core import Decision, EvaluationCore
+from otel_groundedness.core.intake import is_genai_input, opens_agent
+from otel_groundedness.evaluator import Evaluator
+from otel_groundedness.pairing import PairingLimits
+from otel_groundedness.records import LogEventRecord, SpanFacts, SpanRecord, Turn
+from otel_groundedness.scoring import GroundednessPolicy, GroundednessReport
+from otel_groundedness.telemetry.instruments import GroundednessInstruments
+
+# A trace is scored alone, with no clock: only a trace larger than this is cut short, as the live
+# buffer would cut it.
+TRACE_LIMITS = PairingLimits(max_traces=1, max_trace_bytes=64 * 1024 * 1024, trace_ttl_s=float("inf"))
+
+
+@dataclass(frozen=True, slots=True)
+class ScoredTurn:
+    """A turn, the (enriched) span its score belongs to, and the report."""
+
+    span: SpanRecord
+    turn: Turn
+    report: GroundednessReport
+
+
+@dataclass(frozen=True, slots=True)
+class ScoredTrace:
+    """One trace scored: its records, the turns scored in it and the turns skipped."""
+
+    trace_id: int
+    spans: list[SpanRecord]  # input order, scored ones enriched
+    log_events: list[LogEventRecord]
+    scored: list[ScoredTurn]
+    skipped: Counter[str]
+    paired: bool  # it held records the pairing buffer reads (counted as a trace in summaries)
+    evaluator: Evaluator
+
+
+@dataclass(frozen=True, slots=True)
+class _Step:
+    timestamp_ns: int
+    phase: int  # 0 agent start, 1 log event, 2 span end: the order at equal timestamps
+    position: int
+    record: SpanRecord | LogEventRecord
+    facts: SpanFacts | None = None
+
+    def order(self) -> tuple[int, int, int]:
+        return (self.timestamp_ns, self.phase, self.position)
+
+
+def score_trace(
+    trace_id: int,
+    spans: Sequence[SpanRecord],
+    log_events: Sequence[LogEventRecord] = (),
+    *,
+    policy: GroundednessPolicy | None = None,
+    instruments: GroundednessInstruments | None = None,
+) -> ScoredTrace:
+    """Pair and score every record of one trace (all of them: a trace is only scored whole)."""
+    core: EvaluationCore[int] = EvaluationCore(
+        TRACE_LIMITS, policy=policy or GroundednessPolicy(), clock=lambda: 0.0, instruments=instruments
+    )
+    decisions: list[Decision[int]] = []
+    steps: list[_Step] = []
+    for position, record in enumerate(spans):
+        try:
+            facts = read_span(record)
+        except Exception:
+            decisions.extend(core.unreadable(position))
+            continue
+        agent = opens_agent(record.name)
+        if facts is None and not agent:
+            continue  # live, such a span is forwarded untouched
+        if agent:
+            steps.append(_Step(record.start_time_ns, 0, position, record))
+        # An agent no adapter can read (facts None) still closes its turn when it ends.
+        steps.append(_Step(record.end_time_ns, 2, position, record, facts))
+    for position, event in enumerate(log_events):
+        if is_genai_input(event.event_name):
+            steps.append(_Step(event.timestamp_ns, 1, position, event))
+    for step in sorted(steps, key=_Step.order):
+        item = step.record
+        if isinstance(item, LogEventRecord):
+            decisions.extend(core.log_event(item))
+        elif step.phase == 0:
+            decisions.extend(core.agent_started(item.trace_id, item.span_id, item.start_time_ns))
+        else:
+            decisions.extend(core.span_read(item, step.facts, step.position))
+    decisions.extend(core.drain())
+
+    enriched = list(spans)
+    scored: list[ScoredTurn] = []
+    skipped: Counter[str] = Counter()
+    for decision in decisions:
+        if decision.skip is not None:
+            skipped[decision.skip] += 1
+        if decision.evaluation is not None:
+            span = enrich_record(spans[decision.handle], decision.evaluation)
+            enriched[decision.handle] = span
+            scored.append(ScoredTurn(span, decision.evaluation.turn, decision.evaluation.report))
+    return ScoredTrace(
+        trace_id, enriched, list(log_events), scored, skipped, paired=bool(steps), evaluator=core.evaluator
+    )
