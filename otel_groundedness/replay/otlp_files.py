@@ -92,14 +92,17 @@ def scan_otlp_file(path: Path) -> Iterator[ChunkScan]:
         payload = frame.payload
         try:
             if isinstance(payload, dict):
-                yield _scan_json(payload, frame.end_offset)
+                scan = _scan_json(payload, frame.end_offset)
             else:
-                yield _scan_request(payload, frame.end_offset)
+                scan = _scan_request(payload, frame.end_offset)
         except ValueError as error:
             raise InvalidInputError(f"{frame.where}: invalid OTLP JSON: {error}") from error
+        yield scan
 
 
 class BinaryWriter(Protocol):
+    """Where ``OtlpWriter`` writes: a binary file, or anything with its ``write``."""
+
     def write(self, data: bytes, /) -> object: ...
 
 
