@@ -11,9 +11,9 @@ import httpx
 from otel_groundedness.replay.otlp_values import ValueReader
 from otel_groundedness.telemetry import names
 
+from .expectations import evaluation_attributes, expected_evaluations
 from .otlp_sink import OtlpSink
 from .process import start_gateway_process
-from .test_gateway_pipeline import evaluation_attributes, expected_evaluations
 from .traffic import GrpcClient, Request, demo_requests, plain_request, span_ids
 
 

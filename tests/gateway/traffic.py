@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import grpc
@@ -25,11 +25,14 @@ Request = ExportTraceServiceRequest | ExportLogsServiceRequest
 def demo_requests(path: Path, min_bytes: int) -> list[Request]:
     """Unscored demo-shaped traffic, written by ``write_recording`` to ``path`` and read back."""
     write_recording(path, min_bytes)
-    return list(read_requests(path))
+    return list(parse_requests(path.read_text().splitlines()))
 
 
-def read_requests(path: Path) -> Iterator[Request]:
-    for line in path.read_text().splitlines():
+def parse_requests(lines: Iterable[str]) -> Iterator[Request]:
+    """OTLP JSON lines (hex ids, as the Collector's ``file`` exporter writes them) as requests."""
+    for line in lines:
+        if not line.strip():
+            continue
         document = json.loads(line)
         prepare_for_parse(document)
         request_type = ExportTraceServiceRequest if "resourceSpans" in document else ExportLogsServiceRequest
