@@ -23,6 +23,7 @@ from opentelemetry.proto.trace.v1.trace_pb2 import Span
 from otel_groundedness.core import is_genai_input, takes_span
 from otel_groundedness.gateway.export_queue import ExportQueue, Outgoing
 from otel_groundedness.gateway.gateway_metrics import GatewayMetrics
+from otel_groundedness.gateway.otlp_env import Signal
 from otel_groundedness.gateway.trace_buffer import Arrival, HeldSpan, Origin, TraceBuffer
 from otel_groundedness.processor.queued_bytes import log_event_bytes
 from otel_groundedness.replay.otlp_codec import log_event_record
@@ -80,7 +81,7 @@ class Intake:
 
     def _admit(
         self,
-        signal: Literal["traces", "logs"],
+        signal: Signal,
         total: int,
         arrivals: dict[bytes, Arrival],
         outgoing: Outgoing | None,
@@ -93,8 +94,8 @@ class Intake:
         return refusal
 
     def _commit(self, arrivals: dict[bytes, Arrival], outgoing: Outgoing | None) -> Refusal | None:
-        # Only the scorer and the exporters change the bounds outside this lock, and they only free
-        # room: a check here still holds when the records are added below.
+        # Outside this lock the buffer only loses traces (to the scorer), so its check holds until
+        # ``add``; the scorer also fills the queue, hence the atomic ``try_put`` before ``add``.
         with self._lock:
             if not self._accepting:
                 return Refusal("draining")

@@ -143,6 +143,16 @@ def test_both_agents_turns_are_scored_once_by_one_gateway_as_in_process(
     )
 
 
+def wait_until_mid_run(tier: Tier, gateway: int) -> None:
+    """Until ``gateway`` has forwarded its first scored trace: traffic flows, and it holds the traces
+    that arrived within the last idle wait."""
+    wait_for(
+        f"traffic through gateway {gateway}",
+        lambda: any(span.gateway == gateway and span.evaluation for span in tier.received()) or None,
+        timeout=120,
+    )
+
+
 def test_a_gateway_restarted_mid_run_loses_no_span(tier: Tier, tmp_path: Path) -> None:
     demo = subprocess.Popen(
         demo_command(tier, tmp_path, turns=150, pace=15, seed=9),
@@ -151,7 +161,7 @@ def test_a_gateway_restarted_mid_run_loses_no_span(tier: Tier, tmp_path: Path) -
         stderr=subprocess.DEVNULL,
     )
     try:
-        time.sleep(4)
+        wait_until_mid_run(tier, 1)
         victim = tier.gateways[1]
         assert victim is not None
         stopped_at = time.monotonic()
@@ -179,4 +189,44 @@ def test_a_gateway_restarted_mid_run_loses_no_span(tier: Tier, tmp_path: Path) -
         f"gateway 1 drained in {drained_s:.1f} s and restarted; {sum(sent.values())} spans sent, "
         f"{len(received)} arrived, each once; turns: {len(expected)} expected, {same} scored as replay, "
         f"{len(scored) - same} scored otherwise, {unscored} forwarded unscored (idle {TRACE_IDLE_S:g} s)"
+    )
+
+
+def test_a_gateway_killed_mid_run_loses_only_what_it_held(tier: Tier, tmp_path: Path) -> None:
+    """SIGKILL (an OOM kill, a node loss): the front tier retries what the gateway refused or never
+    answered, but what it had accepted and not yet exported is gone. Measured, not hidden."""
+    demo = subprocess.Popen(
+        demo_command(tier, tmp_path, turns=150, pace=15, seed=9),
+        env={**os.environ, **SENDER_ENV},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        wait_until_mid_run(tier, 1)
+        victim = tier.gateways[1]
+        assert victim is not None
+        victim.kill()
+        time.sleep(2)
+        tier.gateways[1] = tier.start_gateway(1)
+        assert demo.wait(timeout=300) == 0
+    finally:
+        if demo.poll() is None:
+            demo.kill()
+
+    def quiet() -> tuple[Counter[tuple[str, str]], list[ReceivedSpan]] | None:
+        before = len(tier.received())
+        time.sleep(TRACE_IDLE_S + 3)
+        received = tier.received()
+        return (tier.sent_span_keys(), received) if received and len(received) == before else None
+
+    sent, received = wait_for("the output to stop growing", quiet, timeout=180)
+    arrived = Counter((span.trace_id, span.span_id) for span in received)
+    assert max(arrived.values()) == 1  # never twice
+    assert not arrived - sent  # nothing that was not sent
+    lost = sent - arrived
+    owners = gateways_per_trace(received)
+    assert all(owners.get(trace_id, {1}) == {1} for trace_id, _ in lost)  # only the killed gateway's traces
+    print(
+        f"gateway 1 killed and restarted: {sum(sent.values())} spans sent, {len(received)} arrived once, "
+        f"{sum(lost.values())} lost with it, in {len({trace for trace, _ in lost})} traces"
     )
