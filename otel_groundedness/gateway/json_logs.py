@@ -9,8 +9,13 @@ import sys
 from datetime import UTC, datetime
 from typing import Any
 
-# Attributes every LogRecord has; anything else on a record came from ``extra=``.
-_STANDARD = frozenset(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {"message", "asctime"}
+# Attributes every LogRecord has; anything else on a record came from ``extra=`` (uvicorn's
+# ``color_message`` repeats the message with terminal colours).
+_STANDARD = frozenset(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {
+    "message",
+    "asctime",
+    "color_message",
+}
 
 
 class JsonFormatter(logging.Formatter):
