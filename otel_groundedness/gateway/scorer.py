@@ -92,15 +92,17 @@ class Scorer:
         records: list[tuple[Origin, LogRecord]] = []
         size = 0
         for trace in traces:
+            # Requests stay under the batch size (the held size is above the serialized one), so the
+            # next tier's request limit is met; a larger trace goes alone.
+            if spans and size + trace.size > self._batch_bytes:
+                self._queue_output(spans, records)
+                spans, records, size = [], [], 0
             if time.monotonic() < score_until:
                 records.extend(self._score(trace))
             else:
                 self._metrics.unscored(len(trace.spans), "shutdown_deadline")
             spans.extend(trace.spans)
             size += trace.size
-            if size >= self._batch_bytes:
-                self._queue_output(spans, records)
-                spans, records, size = [], [], 0
         self._queue_output(spans, records)
 
     def _score(self, trace: HeldTrace) -> list[tuple[Origin, LogRecord]]:

@@ -44,7 +44,8 @@ class GatewaySettings:
     max_trace_wait_s: float = 60.0
     max_traces: int = 100_000
     max_buffer_bytes: int = 128 * _MIB
-    max_request_bytes: int = 16 * _MIB
+    # The Collector's OTLP/gRPC receiver default: what a gateway forwards or batches, a Collector takes.
+    max_request_bytes: int = 4 * _MIB
     max_export_queue_bytes: int = 128 * _MIB
     export_retry_s: float = 60.0
     export_concurrency: int = 4

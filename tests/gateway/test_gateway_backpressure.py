@@ -64,6 +64,8 @@ def test_a_full_buffer_refuses_until_traces_are_scored_and_nothing_is_lost(
     sink.wait_for("every span", lambda: len(sink.spans()) >= len(sent), timeout=60)
     assert Counter(span.span_id for span in sink.spans()) == Counter(sent)
     assert refusals and set(refusals) == {grpc.StatusCode.RESOURCE_EXHAUSTED}
+    # What the gateway sends fits the request limit it applies itself.
+    assert max(request.ByteSize() for request in sink.trace_requests) <= 32 * 1024
     scored = sum(
         1 for span in sink.spans() for event in span.events if event.name == names.EVENT_EVALUATION_RESULT
     )
