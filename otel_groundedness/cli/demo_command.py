@@ -55,6 +55,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="also export traces, logs and metrics: http(s)://HOST:PORT (OTLP/HTTP) or grpc://HOST:PORT",
     )
     parser.add_argument(
+        "--otlp-unscored",
+        action="store_true",
+        help="export spans and logs over OTLP as the agent produced them, before scoring (for a scoring "
+        "gateway downstream); the summary and reports still show the in-process scores",
+    )
+    parser.add_argument(
         "--otlp-file", type=Path, metavar="PATH", help="record the exported telemetry as OTLP JSON lines"
     )
     parser.add_argument(
@@ -86,6 +92,8 @@ def run(args: argparse.Namespace) -> int:
     from otel_groundedness.cli.console import wide_console
     from otel_groundedness.demo.runner import DemoError, DemoOptions, run_demo
 
+    if args.otlp_unscored and not args.otlp_endpoint:
+        raise CliError("--otlp-unscored needs --otlp-endpoint")
     options = DemoOptions(
         turns=args.turns,
         fault_rate=args.fault_rate,
@@ -94,6 +102,7 @@ def run(args: argparse.Namespace) -> int:
         stream_share=args.stream_share,
         pace=args.pace,
         otlp_endpoint=args.otlp_endpoint,
+        otlp_unscored=args.otlp_unscored,
         otlp_file=args.otlp_file,
         prometheus_port=args.prometheus_port,
         linger_s=args.linger,

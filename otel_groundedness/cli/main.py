@@ -30,6 +30,7 @@ SUBCOMMANDS: dict[str, str] = {
     "score": "otel_groundedness.cli.score_command",
     "replay": "otel_groundedness.cli.replay_command",
     "demo": "otel_groundedness.cli.demo_command",
+    "gateway": "otel_groundedness.cli.gateway_command",
 }
 
 

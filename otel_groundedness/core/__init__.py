@@ -8,7 +8,7 @@ its own medium; reading, pairing, scoring, rendering and metrics live here (docs
 
 from otel_groundedness.core.evaluation import Evaluation, enrich_record, evaluate
 from otel_groundedness.core.evaluation_core import Decision, EvaluationCore
-from otel_groundedness.core.intake import is_genai_input, opens_agent
+from otel_groundedness.core.intake import is_genai_input, opens_agent, takes_span
 from otel_groundedness.core.trace_feed import score_trace
 
 __all__ = [
@@ -20,4 +20,5 @@ __all__ = [
     "is_genai_input",
     "opens_agent",
     "score_trace",
+    "takes_span",
 ]

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TypeGuard
+from collections.abc import Mapping
+from typing import Any, TypeGuard
 
+from otel_groundedness.conventions import is_genai_span
 from otel_groundedness.telemetry import names
 
 _AGENT_SPAN_PREFIX = "invoke_agent"
@@ -19,6 +21,13 @@ def opens_agent(span_name: str) -> bool:
     deduplicated against them.
     """
     return span_name.startswith(_AGENT_SPAN_PREFIX)
+
+
+def takes_span(attributes: Mapping[str, Any] | None, span_name: str) -> bool:
+    """Whether an ended span goes to the core: it may carry GenAI content, or it opens an agent (an
+    agent recognised by name must close its turn even without GenAI attributes). Every other span is
+    forwarded untouched by its host."""
+    return is_genai_span(attributes) or opens_agent(span_name)
 
 
 def is_genai_input(event_name: object) -> TypeGuard[str]:

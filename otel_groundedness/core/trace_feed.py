@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from otel_groundedness.conventions import read_span
-from otel_groundedness.core.evaluation import enrich_record
+from otel_groundedness.core.evaluation import Evaluation, enrich_record
 from otel_groundedness.core.evaluation_core import Decision, EvaluationCore
 from otel_groundedness.core.intake import is_genai_input, opens_agent
 from otel_groundedness.evaluator import Evaluator
@@ -27,11 +27,23 @@ TRACE_LIMITS = PairingLimits(max_traces=1, max_trace_bytes=64 * 1024 * 1024, tra
 
 @dataclass(frozen=True, slots=True)
 class ScoredTurn:
-    """A turn, the (enriched) span its score belongs to, and the report."""
+    """A turn scored: the enriched span its score belongs to, that span's input position, the evaluation.
+
+    A host that keeps its own form of each input span (the gateway's protobuf spans) writes
+    ``evaluation`` onto the one at ``position``.
+    """
 
     span: SpanRecord
-    turn: Turn
-    report: GroundednessReport
+    position: int
+    evaluation: Evaluation
+
+    @property
+    def turn(self) -> Turn:
+        return self.evaluation.turn
+
+    @property
+    def report(self) -> GroundednessReport:
+        return self.evaluation.report
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,7 +120,7 @@ def score_trace(
         if decision.evaluation is not None:
             span = enrich_record(spans[decision.handle], decision.evaluation)
             enriched[decision.handle] = span
-            scored.append(ScoredTurn(span, decision.evaluation.turn, decision.evaluation.report))
+            scored.append(ScoredTurn(span, decision.handle, decision.evaluation))
     return ScoredTrace(
         trace_id, enriched, list(log_events), scored, skipped, paired=bool(steps), evaluator=core.evaluator
     )

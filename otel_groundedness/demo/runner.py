@@ -63,6 +63,7 @@ class DemoOptions:
     stream_share: float = 0.25
     pace: float = 0.0  # turns per second, evenly spaced; 0 = as fast as possible
     otlp_endpoint: str | None = None
+    otlp_unscored: bool = False
     otlp_file: Path | None = None
     prometheus_port: int = 9464
     linger_s: float = 0.0
@@ -163,7 +164,10 @@ def _apply_environment(values: Mapping[str, str | None]) -> None:
 def _instrumented(options: DemoOptions, policy: GroundednessPolicy) -> Iterator[DemoTelemetry]:
     try:
         telemetry = build_telemetry(
-            otlp_endpoint=options.otlp_endpoint, prometheus_port=options.prometheus_port, policy=policy
+            otlp_endpoint=options.otlp_endpoint,
+            prometheus_port=options.prometheus_port,
+            policy=policy,
+            otlp_unscored=options.otlp_unscored,
         )
     except OSError as error:
         raise DemoError(f"cannot serve metrics on 127.0.0.1:{options.prometheus_port}: {error}") from error

@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 from wsgiref.simple_server import WSGIServer
 
 from opentelemetry.exporter.prometheus import PrometheusMetricReader
-from opentelemetry.sdk._logs import LoggerProvider, LogRecordProcessor, ReadableLogRecord
+from opentelemetry.sdk._logs import LoggerProvider, LogRecordProcessor, ReadableLogRecord, ReadWriteLogRecord
 from opentelemetry.sdk._logs.export import (
     BatchLogRecordProcessor,
     InMemoryLogRecordExporter,
@@ -163,8 +163,13 @@ def build_telemetry(
     prometheus_port: int,
     policy: GroundednessPolicy | None = None,
     on_score: Callable[[ScoredSpan], None] | None = None,
+    otlp_unscored: bool = False,
 ) -> DemoTelemetry:
-    """Providers with the groundedness processor wrapping the exporters; Prometheus when port > 0."""
+    """Providers with the groundedness processor wrapping the exporters; Prometheus when port > 0.
+
+    ``otlp_unscored``: OTLP gets spans and log records as the application produced them, beside the
+    processor instead of behind it (for a scoring gateway downstream); the taps still see the scores.
+    """
     resource = Resource.create({"service.name": SERVICE_NAME})
     exporters = _otlp_exporters(otlp_endpoint) if otlp_endpoint else None  # may refuse the URL: first
     readers: list[MetricReader] = []
@@ -183,21 +188,40 @@ def build_telemetry(
 
     tap = ScoreTap(on_score)
     downstream: list[SpanProcessor] = [SimpleSpanProcessor(tap)]
-    if exporters is not None:
-        downstream.append(BatchSpanProcessor(exporters.spans))
     logs = InMemoryLogRecordExporter()  # type: ignore[no-untyped-call]
     log_downstream: list[LogRecordProcessor] = [SimpleLogRecordProcessor(logs)]
-    if exporters is not None:
+    logger_provider = LoggerProvider(resource=resource)
+    tracer_provider = TracerProvider(resource=resource)
+    if exporters is not None and otlp_unscored:
+        tracer_provider.add_span_processor(BatchSpanProcessor(exporters.spans))
+        logger_provider.add_log_record_processor(_ApplicationRecords(BatchLogRecordProcessor(exporters.logs)))
+    elif exporters is not None:
+        downstream.append(BatchSpanProcessor(exporters.spans))
         log_downstream.append(BatchLogRecordProcessor(exporters.logs))
 
-    logger_provider = LoggerProvider(resource=resource)
     groundedness = GroundednessSpanProcessor(
         downstream, policy=policy, meter_provider=meter_provider, logger_provider=logger_provider
     )
     logger_provider.add_log_record_processor(groundedness.log_processor(log_downstream))
-    tracer_provider = TracerProvider(resource=resource)
     tracer_provider.add_span_processor(groundedness)
     return DemoTelemetry(tracer_provider, meter_provider, logger_provider, tap, logs, metrics_url, prometheus)
+
+
+class _ApplicationRecords(LogRecordProcessor):
+    """Passes on the application's log records, not the processor's evaluation results."""
+
+    def __init__(self, downstream: LogRecordProcessor) -> None:
+        self._downstream = downstream
+
+    def on_emit(self, log_record: ReadWriteLogRecord) -> None:
+        if log_record.log_record.event_name != names.EVENT_EVALUATION_RESULT:
+            self._downstream.on_emit(log_record)
+
+    def shutdown(self) -> None:
+        self._downstream.shutdown()
+
+    def force_flush(self, timeout_millis: int = 30000) -> bool:
+        return self._downstream.force_flush(timeout_millis)
 
 
 class _OtlpExporters(NamedTuple):

@@ -19,8 +19,7 @@ from opentelemetry.metrics import MeterProvider
 from opentelemetry.sdk._logs import LogRecordProcessor
 from opentelemetry.sdk.trace import ReadableSpan, Span, SpanProcessor, SynchronousMultiSpanProcessor
 
-from otel_groundedness.conventions import is_genai_span
-from otel_groundedness.core import opens_agent
+from otel_groundedness.core import opens_agent, takes_span
 from otel_groundedness.evaluator import describe
 from otel_groundedness.processor.agent_ledger import AgentLedger
 from otel_groundedness.processor.config import ProcessorSettings
@@ -30,11 +29,11 @@ from otel_groundedness.processor.work_handler import AgentLost, AgentStart, Span
 from otel_groundedness.processor.worker import ScoringWorker
 from otel_groundedness.records import LogEventRecord
 from otel_groundedness.scoring import GroundednessPolicy
+from otel_groundedness.telemetry import names
 from otel_groundedness.telemetry.instruments import GroundednessInstruments
 
 _logger = logging.getLogger(__name__)
 
-_SCOPE = "otel_groundedness"
 # The worker wakes at least this often to expire idle traces.
 _MAX_TICK_INTERVAL_S = 1.0
 _NO_ATTRIBUTES: Mapping[str, Any] = MappingProxyType({})
@@ -110,7 +109,7 @@ class GroundednessSpanProcessor(SpanProcessor):
             settings=self.settings,
             policy=policy,
             instruments=self._instruments,
-            evaluation_logger=get_logger(_SCOPE, logger_provider=logger_provider),
+            evaluation_logger=get_logger(names.INSTRUMENTATION_SCOPE, logger_provider=logger_provider),
         )
         # Agents whose start reached the worker: their end must reach it too (see ``_enqueue``).
         self._agents = AgentLedger(self.settings.max_traces, self.settings.trace_ttl_s)
@@ -169,9 +168,7 @@ class GroundednessSpanProcessor(SpanProcessor):
         try:
             name = span.name
             # An agent recognised by name at start must reach the worker even without GenAI attributes.
-            candidate = (
-                is_genai_span(_raw_attributes(span), name) or opens_agent(name)
-            ) and span.context.trace_flags.sampled
+            candidate = takes_span(_raw_attributes(span), name) and span.context.trace_flags.sampled
         except Exception:
             candidate = False
         try:

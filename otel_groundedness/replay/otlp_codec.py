@@ -29,7 +29,7 @@ def spans_from_request(request: ExportTraceServiceRequest, reader: ValueReader) 
         resource = reader.attributes(resource_spans.resource.attributes)
         for scope_spans in resource_spans.scope_spans:
             for span in scope_spans.spans:
-                yield _span_record(span, resource, scope_spans.scope.name, reader)
+                yield span_record(span, resource, scope_spans.scope.name, reader)
 
 
 def log_events_from_request(
@@ -39,16 +39,21 @@ def log_events_from_request(
     for resource_logs in request.resource_logs:
         for scope_logs in resource_logs.scope_logs:
             for log in scope_logs.log_records:
-                record = log_record_from_sdk(
-                    int_id(log.trace_id),
-                    int_id(log.span_id),
-                    log.event_name or None,
-                    reader.attributes(log.attributes),
-                    reader.value(log.body) if log.HasField("body") else None,
-                    log.time_unix_nano or log.observed_time_unix_nano,
-                )
+                record = log_event_record(log, reader)
                 if record is not None:
                     yield record
+
+
+def log_event_record(log: LogRecord, reader: ValueReader) -> LogEventRecord | None:
+    """One log record as an event tied to a span; None when it has no span or no event name."""
+    return log_record_from_sdk(
+        int_id(log.trace_id),
+        int_id(log.span_id),
+        log.event_name or None,
+        reader.attributes(log.attributes),
+        reader.value(log.body) if log.HasField("body") else None,
+        log.time_unix_nano or log.observed_time_unix_nano,
+    )
 
 
 def request_from_spans(spans: Iterable[SpanRecord]) -> ExportTraceServiceRequest:
@@ -89,7 +94,8 @@ def request_from_log_events(events: Iterable[LogEventRecord]) -> ExportLogsServi
     return ExportLogsServiceRequest(resource_logs=[ResourceLogs(scope_logs=[scope_logs])])
 
 
-def _span_record(span: Span, resource: dict[str, Any], scope: str, reader: ValueReader) -> SpanRecord:
+def span_record(span: Span, resource: dict[str, Any], scope: str, reader: ValueReader) -> SpanRecord:
+    """One span with its resource attributes and scope name."""
     return SpanRecord(
         trace_id=int_id(span.trace_id),
         span_id=int_id(span.span_id),

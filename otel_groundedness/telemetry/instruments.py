@@ -25,7 +25,7 @@ from otel_groundedness.records import TurnContext
 from otel_groundedness.scoring import GroundednessReport
 from otel_groundedness.telemetry import names
 
-METER_NAME = "otel_groundedness"
+METER_NAME = names.INSTRUMENTATION_SCOPE
 
 _BUCKETS: Mapping[str, tuple[float, ...]] = {
     names.METRIC_SCORE.name: names.SCORE_BUCKETS,

@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 EVALUATION_NAME = "groundedness"
+# The instrumentation scope of everything the product emits (evaluation records, metrics).
+INSTRUMENTATION_SCOPE = "otel_groundedness"
 
 # --- gen_ai.evaluation.result (semconv event; emitted as a log record and a span event) ---
 EVENT_EVALUATION_RESULT = "gen_ai.evaluation.result"
@@ -53,6 +55,8 @@ ATTR_SKIP_REASON = "groundedness.skip.reason"
 ATTR_EVICTION_REASON = "groundedness.eviction.reason"
 ATTR_METRIC_EVALUATOR_VERSION = "groundedness.evaluator.version"
 ATTR_METRIC_POLICY_FINGERPRINT = "groundedness.policy.fingerprint"
+ATTR_GATEWAY_SIGNAL = "groundedness.gateway.signal"  # traces, logs
+ATTR_GATEWAY_REASON = "groundedness.gateway.reason"
 
 SCORE_BUCKETS: tuple[float, ...] = tuple(round(i * 0.05, 2) for i in range(21))
 LATENCY_BUCKETS_S: tuple[float, ...] = (
@@ -169,4 +173,90 @@ METRICS: tuple[MetricSpec, ...] = (
     METRIC_EVICTED,
     METRIC_DURATION,
     METRIC_EVALUATOR_INFO,
+)
+
+# --- the gateway's own health (otel-groundedness gateway); scoring itself reports through METRICS ---
+METRIC_GATEWAY_RECEIVED = MetricSpec(
+    "groundedness.gateway.received",
+    "counter",
+    "{item}",
+    "Spans and log records accepted from senders, by signal",
+    (ATTR_GATEWAY_SIGNAL,),
+)
+METRIC_GATEWAY_REFUSED = MetricSpec(
+    "groundedness.gateway.refused",
+    "counter",
+    "{request}",
+    "Export requests refused, by reason: buffer_full, queue_full, draining (retryable); malformed, "
+    "too_large, unsupported_media_type (not)",
+    (ATTR_GATEWAY_REASON,),
+)
+METRIC_GATEWAY_EXPORTED = MetricSpec(
+    "groundedness.gateway.exported",
+    "counter",
+    "{item}",
+    "Spans (forwarded or enriched) and log records (forwarded or evaluation results) delivered downstream",
+    (ATTR_GATEWAY_SIGNAL,),
+)
+METRIC_GATEWAY_EXPORT_FAILURES = MetricSpec(
+    "groundedness.gateway.export.failures",
+    "counter",
+    "{request}",
+    "Downstream export attempts that failed (each retry counts)",
+    (ATTR_GATEWAY_SIGNAL,),
+)
+METRIC_GATEWAY_DROPPED = MetricSpec(
+    "groundedness.gateway.dropped",
+    "counter",
+    "{item}",
+    "Spans and log records given up: refused by downstream, out of retries, or past the shutdown deadline",
+    (ATTR_GATEWAY_SIGNAL, ATTR_GATEWAY_REASON),
+)
+METRIC_GATEWAY_UNSCORED = MetricSpec(
+    "groundedness.gateway.unscored",
+    "counter",
+    "{span}",
+    "Held GenAI spans forwarded without scoring, by reason (shutdown_deadline, error)",
+    (ATTR_GATEWAY_REASON,),
+)
+METRIC_GATEWAY_HELD_TRACES = MetricSpec(
+    "groundedness.gateway.held.traces",
+    "observable_gauge",
+    "{trace}",
+    "Traces held until they are idle, to be scored whole",
+    (),
+)
+METRIC_GATEWAY_HELD_BYTES = MetricSpec(
+    "groundedness.gateway.held.bytes",
+    "observable_gauge",
+    "By",
+    "Bytes held for those traces (serialized spans, estimated log content), bounded by max_buffer_bytes",
+    (),
+)
+METRIC_GATEWAY_QUEUE_ITEMS = MetricSpec(
+    "groundedness.gateway.export.queue.size",
+    "observable_gauge",
+    "{item}",
+    "Spans and log records waiting for, or in, a downstream export",
+    (),
+)
+METRIC_GATEWAY_QUEUE_BYTES = MetricSpec(
+    "groundedness.gateway.export.queue.bytes",
+    "observable_gauge",
+    "By",
+    "Bytes of the export requests waiting or in flight, bounded by max_export_queue_bytes",
+    (),
+)
+
+GATEWAY_METRICS: tuple[MetricSpec, ...] = (
+    METRIC_GATEWAY_RECEIVED,
+    METRIC_GATEWAY_REFUSED,
+    METRIC_GATEWAY_EXPORTED,
+    METRIC_GATEWAY_EXPORT_FAILURES,
+    METRIC_GATEWAY_DROPPED,
+    METRIC_GATEWAY_UNSCORED,
+    METRIC_GATEWAY_HELD_TRACES,
+    METRIC_GATEWAY_HELD_BYTES,
+    METRIC_GATEWAY_QUEUE_ITEMS,
+    METRIC_GATEWAY_QUEUE_BYTES,
 )

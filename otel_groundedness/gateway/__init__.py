@@ -1,0 +1,6 @@
+"""``otel-groundedness gateway``: the core as an OTLP service (docs/gateway.md).
+
+OTLP in (gRPC, HTTP), GenAI spans held per trace until the trace is idle, each trace scored whole by
+``core.score_trace``, enriched spans and ``gen_ai.evaluation.result`` records out over OTLP. The
+gateway only converts and moves data; pairing and scoring are the core's.
+"""

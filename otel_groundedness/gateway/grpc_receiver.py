@@ -1,0 +1,70 @@
+"""OTLP/gRPC receiver: the trace and logs services of ``opentelemetry-proto``'s stubs, on ``grpcio``.
+
+A refused request ends with ``RESOURCE_EXHAUSTED`` (bounds full) or ``UNAVAILABLE`` (draining), both
+with ``RetryInfo``, which OTLP senders retry; a request over the size limit is refused by gRPC itself
+with ``RESOURCE_EXHAUSTED`` and no ``RetryInfo`` (not retryable), and one that does not parse with
+``INTERNAL``, as gRPC reports a failed deserialization.
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+
+import grpc
+from opentelemetry.proto.collector.logs.v1 import logs_service_pb2, logs_service_pb2_grpc
+from opentelemetry.proto.collector.trace.v1 import trace_service_pb2, trace_service_pb2_grpc
+
+from otel_groundedness.gateway.intake import Intake, Refusal
+from otel_groundedness.gateway.listen import ListenAddress
+from otel_groundedness.gateway.rpc_status import retry_status
+
+# Handler threads: requests are CPU-bound under one interpreter lock, a few suffice to overlap I/O.
+_WORKERS = 8
+
+
+class _TraceService(trace_service_pb2_grpc.TraceServiceServicer):
+    def __init__(self, intake: Intake) -> None:
+        self._intake = intake
+
+    def Export(
+        self, request: trace_service_pb2.ExportTraceServiceRequest, context: grpc.ServicerContext
+    ) -> trace_service_pb2.ExportTraceServiceResponse:
+        _refuse_if(self._intake.traces(request), context)
+        return trace_service_pb2.ExportTraceServiceResponse()
+
+
+class _LogsService(logs_service_pb2_grpc.LogsServiceServicer):
+    def __init__(self, intake: Intake) -> None:
+        self._intake = intake
+
+    def Export(
+        self, request: logs_service_pb2.ExportLogsServiceRequest, context: grpc.ServicerContext
+    ) -> logs_service_pb2.ExportLogsServiceResponse:
+        _refuse_if(self._intake.logs(request), context)
+        return logs_service_pb2.ExportLogsServiceResponse()
+
+
+def _refuse_if(refusal: Refusal | None, context: grpc.ServicerContext) -> None:
+    if refusal is None:
+        return
+    code = grpc.StatusCode.UNAVAILABLE if refusal.reason == "draining" else grpc.StatusCode.RESOURCE_EXHAUSTED
+    context.abort_with_status(retry_status(code, f"gateway {refusal.reason}", refusal.retry_after_s))
+
+
+def bind_grpc_server(
+    address: ListenAddress, intake: Intake, max_request_bytes: int
+) -> tuple[grpc.Server, int]:
+    """A server bound to ``address`` (not yet started) and its port; ``OSError`` if it cannot bind."""
+    server = grpc.server(
+        ThreadPoolExecutor(max_workers=_WORKERS, thread_name_prefix="groundedness-grpc"),
+        options=[("grpc.max_receive_message_length", max_request_bytes), ("grpc.so_reuseport", 0)],
+    )
+    trace_service_pb2_grpc.add_TraceServiceServicer_to_server(_TraceService(intake), server)  # type: ignore[no-untyped-call]
+    logs_service_pb2_grpc.add_LogsServiceServicer_to_server(_LogsService(intake), server)  # type: ignore[no-untyped-call]
+    try:
+        port = server.add_insecure_port(str(address))
+    except RuntimeError as error:  # grpcio raises where older versions returned 0
+        raise OSError(f"cannot listen on {address} (gRPC): {error}") from None
+    if port == 0:
+        raise OSError(f"cannot listen on {address} (gRPC)")
+    return server, port

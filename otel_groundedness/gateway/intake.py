@@ -1,0 +1,182 @@
+"""Admission of export requests: each is split, checked against the bounds and committed whole, or
+refused whole, so that a sender's retry never duplicates a record.
+
+A trace request's spans that the core takes (``core.takes_span``) are moved into the trace buffer;
+the rest of the request is queued for export as it came. A logs request is queued for export whole
+and at once (logs are never changed); its GenAI content records (``core.is_genai_input``) are also
+kept, converted, for pairing with their trace.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from typing import Literal
+
+from opentelemetry.proto.collector.logs.v1.logs_service_pb2 import ExportLogsServiceRequest
+from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
+from opentelemetry.proto.common.v1.common_pb2 import InstrumentationScope
+from opentelemetry.proto.logs.v1.logs_pb2 import LogRecord
+from opentelemetry.proto.resource.v1.resource_pb2 import Resource
+from opentelemetry.proto.trace.v1.trace_pb2 import Span
+
+from otel_groundedness.core import is_genai_input, takes_span
+from otel_groundedness.gateway.export_queue import ExportQueue, Outgoing
+from otel_groundedness.gateway.gateway_metrics import GatewayMetrics
+from otel_groundedness.gateway.otlp_env import Signal
+from otel_groundedness.gateway.trace_buffer import Arrival, HeldSpan, Origin, TraceBuffer
+from otel_groundedness.processor.queued_bytes import log_event_bytes
+from otel_groundedness.replay.otlp_codec import log_event_record
+from otel_groundedness.replay.otlp_values import ValueReader
+
+# What a sender is asked to wait before retrying a refused request.
+RETRY_AFTER_S = 1.0
+# Python objects around a held protobuf span, beyond its serialized bytes.
+_HELD_SPAN_OVERHEAD_BYTES = 256
+
+RefusalReason = Literal["buffer_full", "queue_full", "draining"]
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """Why a request was not taken; the sender should retry after ``retry_after_s``."""
+
+    reason: RefusalReason
+    retry_after_s: float = RETRY_AFTER_S
+
+
+class Intake:
+    """Thread-safe: every receiver thread calls it; ``close`` stops admission for good."""
+
+    def __init__(self, buffer: TraceBuffer, queue: ExportQueue, metrics: GatewayMetrics) -> None:
+        self._buffer = buffer
+        self._queue = queue
+        self._metrics = metrics
+        self._lock = threading.Lock()
+        self._accepting = True
+
+    @property
+    def accepting(self) -> bool:
+        return self._accepting
+
+    def close(self) -> None:
+        """Refuse every request from now on (``draining``); one already admitted stays admitted."""
+        with self._lock:
+            self._accepting = False
+
+    def traces(self, request: ExportTraceServiceRequest) -> Refusal | None:
+        total = sum(len(scope.spans) for resource in request.resource_spans for scope in resource.scope_spans)
+        arrivals = _take_spans(request) if self._accepting else {}
+        held = sum(len(arrival.spans) for arrival in arrivals.values())
+        outgoing = Outgoing("traces", request, total - held, request.ByteSize()) if total > held else None
+        return self._admit("traces", total, arrivals, outgoing)
+
+    def logs(self, request: ExportLogsServiceRequest) -> Refusal | None:
+        total = sum(
+            len(scope.log_records) for resource in request.resource_logs for scope in resource.scope_logs
+        )
+        arrivals = _note_content(request) if self._accepting else {}
+        outgoing = Outgoing("logs", request, total, request.ByteSize()) if total else None
+        return self._admit("logs", total, arrivals, outgoing)
+
+    def _admit(
+        self,
+        signal: Signal,
+        total: int,
+        arrivals: dict[bytes, Arrival],
+        outgoing: Outgoing | None,
+    ) -> Refusal | None:
+        refusal = self._commit(arrivals, outgoing)
+        if refusal is not None:
+            self._metrics.refused(refusal.reason)
+        elif total:
+            self._metrics.received(signal, total)
+        return refusal
+
+    def _commit(self, arrivals: dict[bytes, Arrival], outgoing: Outgoing | None) -> Refusal | None:
+        # Outside this lock the buffer only loses traces (to the scorer), so its check holds until
+        # ``add``; the scorer also fills the queue, hence the atomic ``try_put`` before ``add``.
+        with self._lock:
+            if not self._accepting:
+                return Refusal("draining")
+            if arrivals and not self._buffer.has_room(arrivals):
+                return Refusal("buffer_full")
+            if outgoing is not None and not self._queue.try_put(outgoing):
+                return Refusal("queue_full")
+            if arrivals:
+                self._buffer.add(arrivals)
+        return None
+
+
+def _take_spans(request: ExportTraceServiceRequest) -> dict[bytes, Arrival]:
+    """Move the spans the core takes out of ``request``, grouped by trace in request order."""
+    arrivals: dict[bytes, Arrival] = {}
+    emptied = False
+    for resource_spans in request.resource_spans:
+        resource: Resource | None = None
+        for scope_spans in resource_spans.scope_spans:
+            taken = [
+                index
+                for index, span in enumerate(scope_spans.spans)
+                if span.trace_id and takes_span(dict.fromkeys(kv.key for kv in span.attributes), span.name)
+            ]
+            if not taken:
+                continue
+            if resource is None:
+                resource = Resource()
+                resource.CopyFrom(resource_spans.resource)
+            scope = InstrumentationScope()
+            scope.CopyFrom(scope_spans.scope)
+            origin = Origin(resource, resource_spans.schema_url, scope, scope_spans.schema_url)
+            origin_bytes = resource.ByteSize() + scope.ByteSize()
+            for index in taken:
+                span = Span()
+                span.CopyFrom(scope_spans.spans[index])
+                arrival = arrivals.get(span.trace_id)
+                if arrival is None:
+                    arrival = arrivals[span.trace_id] = Arrival(size=origin_bytes)
+                arrival.spans.append(HeldSpan(origin, span))
+                arrival.size += span.ByteSize() + _HELD_SPAN_OVERHEAD_BYTES
+            for index in reversed(taken):
+                del scope_spans.spans[index]
+            emptied = emptied or not scope_spans.spans
+    if emptied:
+        _remove_empty(request)
+    return arrivals
+
+
+def _remove_empty(request: ExportTraceServiceRequest) -> None:
+    for resource_index in reversed(range(len(request.resource_spans))):
+        scopes = request.resource_spans[resource_index].scope_spans
+        for scope_index in reversed(range(len(scopes))):
+            if not scopes[scope_index].spans:
+                del scopes[scope_index]
+        if not scopes:
+            del request.resource_spans[resource_index]
+
+
+def _note_content(request: ExportLogsServiceRequest) -> dict[bytes, Arrival]:
+    """The GenAI content records of ``request``, converted for pairing and grouped by trace."""
+    arrivals: dict[bytes, Arrival] = {}
+    reader = ValueReader()
+    for resource_logs in request.resource_logs:
+        for scope_logs in resource_logs.scope_logs:
+            for log in scope_logs.log_records:
+                if not (log.trace_id and log.span_id and is_genai_input(_event_name(log))):
+                    continue
+                record = log_event_record(log, reader)
+                if record is None:
+                    continue
+                arrival = arrivals.setdefault(log.trace_id, Arrival())
+                arrival.logs.append(record)
+                arrival.size += log_event_bytes(record)
+    return arrivals
+
+
+def _event_name(log: LogRecord) -> str | None:
+    if log.event_name:
+        return log.event_name
+    for item in log.attributes:
+        if item.key == "event.name":
+            return item.value.string_value or None
+    return None

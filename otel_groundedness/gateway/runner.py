@@ -1,0 +1,50 @@
+"""``run_gateway``: the process around a ``Gateway``: JSON logs, SIGTERM/SIGINT, exit code."""
+
+from __future__ import annotations
+
+import logging
+import signal
+import threading
+from collections.abc import Mapping
+from types import FrameType
+
+from otel_groundedness.gateway.json_logs import configure_logging
+from otel_groundedness.gateway.service import Gateway
+from otel_groundedness.gateway.settings import GatewaySettings
+
+_logger = logging.getLogger(__name__)
+
+
+def run_gateway(settings: GatewaySettings, environ: Mapping[str, str]) -> int:
+    """Serve until SIGTERM or SIGINT, then drain (``Gateway.shutdown``) and return 0.
+
+    ``ConfigError`` and ``OSError`` (an address in use) are raised before anything is served.
+    """
+    configure_logging(settings.log_level)
+    gateway = Gateway(settings, environ)
+    stop = threading.Event()
+
+    def on_signal(number: int, _frame: FrameType | None) -> None:
+        _logger.info("signal received; shutting down", extra={"signal": signal.Signals(number).name})
+        stop.set()
+
+    previous = {number: signal.signal(number, on_signal) for number in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        gateway.start()
+        _logger.info(
+            "gateway ready",
+            extra={
+                "grpc_port": gateway.ports.grpc,
+                "http_port": gateway.ports.http,
+                "prometheus_port": gateway.ports.prometheus,
+                "traces_endpoint": gateway.targets["traces"].endpoint,
+                "logs_endpoint": gateway.targets["logs"].endpoint,
+                "protocol": gateway.targets["traces"].protocol,
+            },
+        )
+        stop.wait()
+        gateway.shutdown()
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+    return 0

@@ -1,0 +1,159 @@
+"""The scoring thread: due traces out of the buffer, each scored whole by ``core.score_trace``, the
+evaluations written onto the received spans, and the result queued for export.
+
+Every held span leaves exactly once: scored, or unscored when scoring failed or the shutdown
+deadline has passed (counted in ``groundedness.gateway.unscored``).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from opentelemetry.proto.logs.v1.logs_pb2 import LogRecord
+
+from otel_groundedness.core import score_trace
+from otel_groundedness.gateway.export_queue import ExportQueue, Outgoing
+from otel_groundedness.gateway.gateway_metrics import GatewayMetrics
+from otel_groundedness.gateway.otlp_out import (
+    evaluation_record,
+    logs_request,
+    trace_request,
+    write_evaluation,
+)
+from otel_groundedness.gateway.trace_buffer import HeldSpan, HeldTrace, Origin, TraceBuffer
+from otel_groundedness.replay.otlp_codec import span_record
+from otel_groundedness.replay.otlp_values import ValueReader
+from otel_groundedness.scoring import GroundednessPolicy
+from otel_groundedness.telemetry.instruments import GroundednessInstruments
+
+_logger = logging.getLogger(__name__)
+
+# The longest the thread sleeps before looking at the buffer again.
+_MAX_WAIT_S = 0.5
+
+
+class Scorer:
+    """Owns the scoring thread; ``drain`` ends it and releases everything still held."""
+
+    def __init__(
+        self,
+        buffer: TraceBuffer,
+        queue: ExportQueue,
+        metrics: GatewayMetrics,
+        *,
+        policy: GroundednessPolicy,
+        instruments: GroundednessInstruments | None,
+        batch_bytes: int,
+        wall_clock_ns: Callable[[], int] = time.time_ns,
+    ) -> None:
+        self._buffer = buffer
+        self._queue = queue
+        self._metrics = metrics
+        self._policy = policy
+        self._instruments = instruments
+        self._batch_bytes = batch_bytes
+        self._wall_clock_ns = wall_clock_ns
+        self._stop = threading.Event()
+        self._queue_until = float("inf")  # shortened by ``drain``, so a wait for queue room ends
+        self._thread = threading.Thread(target=self._run, name="groundedness-scorer", daemon=True)
+        self._reported_error = False
+
+    @property
+    def alive(self) -> bool:
+        return self._thread.is_alive()
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def drain(self, score_until: float, queue_until: float) -> None:
+        """Stop the thread, then release every held trace: scored while ``monotonic() < score_until``,
+        unscored after; output waits for queue room until ``queue_until``."""
+        self._queue_until = queue_until
+        self._stop.set()
+        self._thread.join()
+        self._release(self._buffer.take_all(), score_until)
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            wait = self._buffer.seconds_to_next_due()
+            if wait is None or wait > 0:
+                self._stop.wait(min(wait if wait is not None else _MAX_WAIT_S, _MAX_WAIT_S))
+                continue
+            # Waits for queue room as long as it takes: a full queue holds the buffer, and a full
+            # buffer makes senders retry.
+            self._release(self._buffer.take_due(self._batch_bytes), float("inf"))
+
+    def _release(self, traces: Iterable[HeldTrace], score_until: float) -> None:
+        spans: list[HeldSpan] = []
+        records: list[tuple[Origin, LogRecord]] = []
+        size = 0
+        for trace in traces:
+            # Requests stay under the batch size (the held size is above the serialized one), so the
+            # next tier's request limit is met; a larger trace goes alone.
+            if spans and size + trace.size > self._batch_bytes:
+                self._queue_output(spans, records)
+                spans, records, size = [], [], 0
+            if time.monotonic() < score_until:
+                records.extend(self._score(trace))
+            else:
+                self._metrics.unscored(len(trace.spans), "shutdown_deadline")
+            spans.extend(trace.spans)
+            size += trace.size
+        self._queue_output(spans, records)
+
+    def _score(self, trace: HeldTrace) -> list[tuple[Origin, LogRecord]]:
+        if not trace.spans:
+            return []  # content records whose spans went elsewhere: nothing to score them onto
+        try:
+            reader = ValueReader()
+            resources: dict[int, dict[str, Any]] = {}
+            records = []
+            for held in trace.spans:
+                origin = held.origin
+                resource = resources.get(id(origin))
+                if resource is None:
+                    resource = resources[id(origin)] = reader.attributes(origin.resource.attributes)
+                records.append(span_record(held.span, resource, origin.scope.name, reader))
+            scored = score_trace(
+                int.from_bytes(trace.trace_id, "big"),
+                records,
+                trace.logs,
+                policy=self._policy,
+                instruments=self._instruments,
+            )
+        except Exception:  # the core contains its own failures; this guards the conversion
+            self._report_error()
+            self._metrics.unscored(len(trace.spans), "error")
+            return []
+        now_ns = self._wall_clock_ns()
+        output = []
+        for turn in scored.scored:
+            held = trace.spans[turn.position]
+            write_evaluation(held.span, turn.evaluation)
+            output.append((held.origin, evaluation_record(held.span, turn.evaluation, now_ns)))
+        return output
+
+    def _queue_output(self, spans: list[HeldSpan], records: list[tuple[Origin, LogRecord]]) -> None:
+        if spans:
+            request = trace_request(spans)
+            self._put(Outgoing("traces", request, len(spans), request.ByteSize()))
+        if records:
+            logs = logs_request(records)
+            self._put(Outgoing("logs", logs, len(records), logs.ByteSize()))
+
+    def _put(self, item: Outgoing) -> None:
+        if not self._queue.put(item, lambda: self._queue_until):
+            self._metrics.dropped(item.signal, item.items, "shutdown_deadline")
+            _logger.warning(
+                "dropped at the shutdown deadline: no room in the export queue",
+                extra={"signal": item.signal, "items": item.items},
+            )
+
+    def _report_error(self) -> None:
+        if not self._reported_error:
+            self._reported_error = True
+            _logger.exception("scoring a trace failed; its spans are forwarded unscored")

@@ -1,0 +1,138 @@
+"""The gateway assembled: receivers, intake, trace buffer, scorer, export queue and workers, metrics;
+started in dependency order and shut down within ``shutdown_timeout_s``.
+
+Shutdown: refuse new requests (``draining``), stop the receivers, score what is held while two
+thirds of the time remain and forward the rest unscored, deliver the export queue until the
+deadline (what is left is counted as dropped), export the last metrics.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from otel_groundedness.evaluator import describe
+from otel_groundedness.gateway.export_queue import ExportQueue
+from otel_groundedness.gateway.exporter import ExportWorkers
+from otel_groundedness.gateway.gateway_metrics import GatewayMetrics
+from otel_groundedness.gateway.grpc_receiver import bind_grpc_server
+from otel_groundedness.gateway.http_receiver import HttpServer, OtlpHttpApp
+from otel_groundedness.gateway.intake import Intake
+from otel_groundedness.gateway.meters import build_meters
+from otel_groundedness.gateway.otlp_env import ExportTarget, export_target
+from otel_groundedness.gateway.scorer import Scorer
+from otel_groundedness.gateway.senders import make_sender
+from otel_groundedness.gateway.settings import GatewaySettings
+from otel_groundedness.gateway.trace_buffer import TraceBuffer
+from otel_groundedness.telemetry.instruments import GroundednessInstruments
+
+_logger = logging.getLogger(__name__)
+
+# Share of the shutdown time spent scoring held traces; the rest is left to deliver them.
+_SCORING_SHARE = 2 / 3
+# Requests already being handled get this long to finish once the receivers stop.
+_RECEIVER_GRACE_S = 2.0
+
+
+@dataclass(frozen=True, slots=True)
+class Ports:
+    grpc: int
+    http: int
+    prometheus: int | None
+
+
+class Gateway:
+    """One gateway process's parts. ``ConfigError`` for bad exporter variables, ``OSError`` when an
+    address cannot be bound; nothing listens before ``start``."""
+
+    def __init__(self, settings: GatewaySettings, environ: Mapping[str, str]) -> None:
+        self.settings = settings
+        self.targets: dict[str, ExportTarget] = {
+            signal: export_target(signal, environ) for signal in ("traces", "logs")
+        }
+        self._buffer = TraceBuffer(
+            max_traces=settings.max_traces,
+            max_bytes=settings.max_buffer_bytes,
+            idle_s=settings.trace_idle_s,
+            max_wait_s=settings.max_trace_wait_s,
+            clock=time.monotonic,
+        )
+        self._queue = ExportQueue(settings.max_export_queue_bytes)
+        self._meters = build_meters(settings.prometheus_listen, environ)
+        provider = self._meters.provider
+        self.metrics = GatewayMetrics(
+            provider,
+            held_traces=lambda: self._buffer.trace_count,
+            held_bytes=lambda: self._buffer.byte_count,
+            queue_items=lambda: self._queue.item_count,
+            queue_bytes=lambda: self._queue.byte_count,
+        )
+        instruments = GroundednessInstruments(
+            provider, lambda: self._buffer.span_count, describe(settings.policy)
+        )
+        self._intake = Intake(self._buffer, self._queue, self.metrics)
+        self._scorer = Scorer(
+            self._buffer,
+            self._queue,
+            self.metrics,
+            policy=settings.policy,
+            instruments=instruments,
+            batch_bytes=settings.max_request_bytes,
+        )
+        self._exporters = ExportWorkers(
+            self._queue,
+            {"traces": make_sender(self.targets["traces"]), "logs": make_sender(self.targets["logs"])},
+            self.metrics,
+            retry_s=settings.export_retry_s,
+            concurrency=settings.export_concurrency,
+        )
+        app = OtlpHttpApp(
+            self._intake,
+            self.metrics,
+            max_request_bytes=settings.max_request_bytes,
+            healthy=self.healthy,
+            ready=self.ready,
+        )
+        try:
+            self._grpc, grpc_port = bind_grpc_server(
+                settings.grpc_listen, self._intake, settings.max_request_bytes
+            )
+            try:
+                self._http = HttpServer(app, settings.http_listen)
+            except OSError:
+                self._grpc.stop(None)
+                raise
+        except OSError:
+            self._meters.shutdown(1.0)
+            raise
+        self.ports = Ports(grpc_port, self._http.port, self._meters.prometheus_port)
+
+    def start(self) -> None:
+        self._exporters.start()
+        self._scorer.start()
+        self._grpc.start()
+        self._http.start()
+
+    def healthy(self) -> bool:
+        """Every thread the gateway needs is running."""
+        return self._scorer.alive and self._exporters.alive and self._http.alive
+
+    def ready(self) -> bool:
+        """Taking requests (false once shutdown has begun)."""
+        return self._intake.accepting and self.healthy()
+
+    def shutdown(self) -> None:
+        started = time.monotonic()
+        timeout = self.settings.shutdown_timeout_s
+        deadline = started + timeout
+        held = self._buffer.trace_count
+        self._intake.close()
+        self._grpc.stop(_RECEIVER_GRACE_S).wait(_RECEIVER_GRACE_S)
+        self._http.stop(_RECEIVER_GRACE_S)
+        _logger.info("draining", extra={"held_traces": held, "queued_items": self._queue.item_count})
+        self._scorer.drain(score_until=started + timeout * _SCORING_SHARE, queue_until=deadline)
+        self._exporters.stop(deadline)
+        self._meters.shutdown(max(1.0, deadline - time.monotonic()))
+        _logger.info("stopped", extra={"seconds": round(time.monotonic() - started, 3)})
