@@ -22,6 +22,7 @@ from otel_groundedness.cli.console import PipeSafeConsole, wide_console
 from otel_groundedness.cli.errors import EXIT_GATE_FAILED, CliError
 from otel_groundedness.cli.policy_file import load_policy
 from otel_groundedness.cli.replay_outputs import ReplayOutputs, summary_pairs
+from otel_groundedness.evaluator import describe
 from otel_groundedness.replay.gates import GateOutcome, check_gates
 from otel_groundedness.replay.otlp_files import InvalidInputError
 from otel_groundedness.replay.stream import replay_files
@@ -59,7 +60,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     policy = load_policy(args.policy) if args.policy else None
     total = _input_bytes(args.files)
-    outputs = ReplayOutputs(out=args.out, json=args.json, html=args.html)
+    evaluator = describe(policy or GroundednessPolicy())
+    outputs = ReplayOutputs(evaluator, out=args.out, json=args.json, html=args.html)
     try:
         summary, gates = _replay(args, policy, outputs, total)
         written = outputs.finish(summary, gates, subtitle=", ".join(map(str, args.files)))

@@ -6,11 +6,13 @@ JSON turn entries to a spool, and the HTML page keeps the scores and the worst t
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Any
 
 from otel_groundedness.cli.errors import CliError
 from otel_groundedness.cli.output_files import JsonReport, OutputFile
+from otel_groundedness.evaluator import Evaluator
 from otel_groundedness.replay.gates import GateOutcome
 from otel_groundedness.replay.otlp_codec import request_from_log_events, request_from_spans
 from otel_groundedness.replay.otlp_files import OtlpWriter
@@ -25,7 +27,10 @@ GROUP_COLUMNS = ("model", "agent", "turns", "mean score", *LABELS, "contradicted
 class ReplayOutputs:
     """The requested output files, opened at once (``CliError`` if one cannot be) and committed together."""
 
-    def __init__(self, *, out: Path | None, json: Path | None, html: Path | None) -> None:
+    def __init__(
+        self, evaluator: Evaluator, *, out: Path | None, json: Path | None, html: Path | None
+    ) -> None:
+        self._evaluator = evaluator
         requested = [path for path in (out, json, html) if path is not None]
         if len({path.resolve() for path in requested}) < len(requested):
             raise CliError(f"two outputs name the same file: {', '.join(map(str, requested))}")
@@ -71,13 +76,14 @@ class ReplayOutputs:
     def finish(self, summary: Summary, gates: GateOutcome, *, subtitle: str) -> list[str]:
         """Complete every file and move it into place; one line per file, naming it."""
         if self._json is not None:
-            self._json.finish(json_head(summary, gates))
+            self._json.finish(json_head(self._evaluator, summary, gates))
         if self._html is not None:
             page = render_page(
                 self._scored,
                 self._worst.turns(),
                 title="Groundedness replay",
                 subtitle=subtitle,
+                evaluator=self._evaluator,
                 summary=summary_pairs(summary),
                 tables=[Table("By model and agent", GROUP_COLUMNS, _group_rows(summary))],
             )
@@ -117,9 +123,10 @@ def summary_pairs(summary: Summary) -> list[tuple[str, Any]]:
     return pairs
 
 
-def json_head(summary: Summary, gates: GateOutcome) -> dict[str, Any]:
-    """The JSON report but its ``turns``."""
+def json_head(evaluator: Evaluator, summary: Summary, gates: GateOutcome) -> dict[str, Any]:
+    """The JSON report but its ``turns``; who scored first (one evaluator per run: one policy)."""
     return {
+        "evaluator": dataclasses.asdict(evaluator),
         "summary": {
             **summary.overall.to_dict(),
             "spans": summary.spans,

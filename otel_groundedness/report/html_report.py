@@ -15,6 +15,7 @@ from typing import Any
 
 import jinja2
 
+from otel_groundedness.evaluator import Evaluator
 from otel_groundedness.report.highlight import atoms_of, segments
 from otel_groundedness.report.histogram_svg import histogram_svg
 
@@ -38,11 +39,18 @@ def render_html(
     summary: Sequence[tuple[str, Any]] = (),
     tables: Sequence[Table] = (),
     worst: int = WORST_TURNS,
+    evaluator: Evaluator | None = None,
 ) -> str:
     """The report page for ``turns`` (dicts with ``answer``, ``score``, ``label``, ``report``...)."""
     scored = [(float(turn["score"]), _label(turn)) for turn in turns if _has_score(turn)]
     return render_page(
-        scored, worst_turns(turns, worst), title=title, subtitle=subtitle, summary=summary, tables=tables
+        scored,
+        worst_turns(turns, worst),
+        title=title,
+        subtitle=subtitle,
+        summary=summary,
+        tables=tables,
+        evaluator=evaluator,
     )
 
 
@@ -54,15 +62,17 @@ def render_page(
     subtitle: str = "",
     summary: Sequence[tuple[str, Any]] = (),
     tables: Sequence[Table] = (),
+    evaluator: Evaluator | None = None,
 ) -> str:
     """The report page from the (score, label) of every scored turn and the worst turns (as
-    ``worst_turns`` picks them)."""
+    ``worst_turns`` picks them); ``evaluator`` names who scored them, under the subtitle."""
     return (
         _environment()
         .get_template("report.html.j2")
         .render(
             title=title,
             subtitle=subtitle,
+            evaluator=evaluator,
             summary=summary,
             plot=histogram_svg(scored),
             tables=tables,
