@@ -60,6 +60,7 @@ def _expected_report(spans: list[SpanRecord], log_events: list[LogEventRecord]) 
         key = (context.response_model or context.request_model or "-", context.agent_name or "-")
         groups.setdefault(key, []).append(scored.report)
     return {
+        "report_version": 2,
         "evaluator": dataclasses.asdict(describe(GroundednessPolicy())),
         "summary": {
             **totals(reports),
