@@ -9,12 +9,13 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import secrets
 import shutil
 import stat
 import tempfile
 import textwrap
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -88,42 +89,77 @@ def _mode(path: Path) -> int:
 
 
 class JsonReport:
-    """A JSON report whose ``turns`` stream in, laid out exactly as ``json.dumps(report, indent=2)``.
+    """A JSON report whose long lists stream in, laid out exactly as ``json.dumps(report, indent=2)``.
 
-    Turns are spooled to an unnamed temporary file beside the output; ``finish`` writes the head
-    (known only at the end, and first in the document) and copies the turns after it.
+    The items of each list named in ``lists`` (by its path of keys) are spooled to an unnamed temporary
+    file beside the output; ``finish`` writes the head (known only at the end, and first in the
+    document) with each list copied into its place.
     """
 
-    _EMPTY_TAIL = "[]\n}"
-
-    def __init__(self, output: OutputFile) -> None:
+    def __init__(self, output: OutputFile, lists: Sequence[tuple[str, ...]]) -> None:
         self._output = output
+        self._spools: dict[tuple[str, ...], _Spool] = {}
+        # A list's place in the rendered head: a string no input can hold by chance.
+        self._placeholder = f"\0{secrets.token_hex(8)} "
         try:
-            # Closed in finish(), or with the process: it has no name to leave behind.
-            self._spool = tempfile.TemporaryFile(dir=output.path.parent)  # noqa: SIM115
+            for path in lists:
+                self._spools[path] = _Spool(path, output.path.parent)
         except OSError as error:
+            self.close()
             raise CliError(f"cannot write {output.path}: {error.strerror or error}") from None
-        self._turns = 0
 
-    def add_turn(self, entry: dict[str, Any]) -> None:
-        # A turn is an item of a list two levels down: its lines indented by four spaces.
-        separator = ",\n" if self._turns else ""
-        text = separator + textwrap.indent(json.dumps(entry, indent=2), "    ")
+    def add(self, path: tuple[str, ...], item: Any) -> None:
+        """Append ``item`` to the list at ``path``."""
         try:
-            self._spool.write(text.encode())
+            self._spools[path].add(item)
         except OSError as error:
             raise CliError(f"cannot write {self._output.path}: {error.strerror or error}") from None
-        self._turns += 1
 
     def finish(self, head: dict[str, Any]) -> None:
-        """Write ``head`` with the spooled turns as its last key, ``turns``."""
-        text = json.dumps({**head, "turns": []}, indent=2)
-        output = self._output
-        if not self._turns:
-            output.write(text.encode())
-        else:
-            output.write(text[: -len(self._EMPTY_TAIL)].encode() + b"[\n")
-            self._spool.seek(0)
-            shutil.copyfileobj(self._spool, output)
-            output.write(b"\n  ]\n}")
-        self._spool.close()
+        """Write ``head`` (completed in place) with every spooled list at its path."""
+        for number, path in enumerate(self._spools):
+            parent = head
+            for key in path[:-1]:
+                parent = parent[key]
+            parent[path[-1]] = f"{self._placeholder}{number}"
+        text = json.dumps(head, indent=2)
+        spools = list(self._spools.values())
+        done = 0
+        placeholders = re.compile(re.escape(json.dumps(self._placeholder)[:-1]) + r'(\d+)"')
+        for found in placeholders.finditer(text):
+            self._output.write(text[done : found.start()].encode())
+            spools[int(found.group(1))].copy_to(self._output)
+            done = found.end()
+        self._output.write(text[done:].encode())
+        self.close()
+
+    def close(self) -> None:
+        for spool in self._spools.values():
+            spool.close()
+
+
+class _Spool:
+    """The items of one list, each laid out at the list's depth, in a temporary file."""
+
+    def __init__(self, path: tuple[str, ...], directory: Path) -> None:
+        # Closed in JsonReport.finish/close, or with the process: it has no name to leave behind.
+        self._file = tempfile.TemporaryFile(dir=directory)  # noqa: SIM115
+        self._indent = "  " * (len(path) + 1)
+        self._items = 0
+
+    def add(self, item: Any) -> None:
+        separator = ",\n" if self._items else ""
+        self._file.write((separator + textwrap.indent(json.dumps(item, indent=2), self._indent)).encode())
+        self._items += 1
+
+    def copy_to(self, output: OutputFile) -> None:
+        if not self._items:
+            output.write(b"[]")
+            return
+        output.write(b"[\n")
+        self._file.seek(0)
+        shutil.copyfileobj(self._file, output)
+        output.write(f"\n{self._indent[2:]}]".encode())
+
+    def close(self) -> None:
+        self._file.close()

@@ -1,13 +1,16 @@
-"""``otel-groundedness replay``: score recorded OTLP files offline and gate a release on the result.
+"""``otel-groundedness replay``: score recorded OTLP files offline and gate a release on the result,
+absolutely or against the report of a previous run (``--baseline``).
 
-Exit codes: 0 scored (and every gate passed), 1 a gate failed, 2 invalid input or an unusable output
-path (found before any scoring where it can be). The input is read twice, streaming: once to index
-where each trace ends, once to score each trace as soon as it is whole (``replay.trace_index``).
+Exit codes: 0 scored (and every gate passed), 1 a gate failed, 2 invalid input (a baseline too) or an
+unusable output path (found before any scoring where it can be). The input is read twice, streaming:
+once to index where each trace ends, once to score each trace as soon as it is whole
+(``replay.trace_index``).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import stat
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -21,12 +24,16 @@ from otel_groundedness.cli.argtypes import unit_interval
 from otel_groundedness.cli.console import PipeSafeConsole, wide_console
 from otel_groundedness.cli.errors import EXIT_GATE_FAILED, CliError
 from otel_groundedness.cli.policy_file import load_policy
-from otel_groundedness.cli.replay_outputs import ReplayOutputs, summary_pairs
-from otel_groundedness.replay.gates import GateOutcome, check_gates
+from otel_groundedness.cli.replay_outputs import ReplayOutputs, baseline_pairs, diff_pairs, summary_pairs
+from otel_groundedness.evaluator import describe
+from otel_groundedness.replay.baseline import Baseline
+from otel_groundedness.replay.diff import BaselineDiff
+from otel_groundedness.replay.gates import GateLimits, GateOutcome, check_gates
 from otel_groundedness.replay.otlp_files import InvalidInputError
 from otel_groundedness.replay.stream import replay_files
-from otel_groundedness.replay.summary import LABELS, Summary
+from otel_groundedness.replay.summary import LABELS, Summary, turn_entry
 from otel_groundedness.replay.trace_index import index_files
+from otel_groundedness.replay.turn_result import TurnResult
 from otel_groundedness.scoring import GroundednessPolicy
 
 HELP = (
@@ -53,27 +60,71 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="exit 1 if more atoms are contradicted",
     )
+    parser.add_argument(
+        "--baseline",
+        type=Path,
+        metavar="REPORT",
+        help="compare with this earlier JSON report (--json) turn by turn",
+    )
+    parser.add_argument(
+        "--max-regressed",
+        type=_non_negative_int,
+        metavar="N",
+        help="with --baseline: exit 1 if more turns scored lower than in the baseline",
+    )
+    parser.add_argument(
+        "--max-score-drop",
+        type=unit_interval,
+        metavar="X",
+        help="with --baseline: exit 1 if the mean score fell by more, over turns scored in both",
+    )
+    parser.add_argument(
+        "--max-new-contradicted",
+        type=_non_negative_int,
+        metavar="N",
+        help="with --baseline: exit 1 if more atoms are contradicted that were not before",
+    )
     parser.add_argument("--no-progress", action="store_true", help="never show progress bars")
 
 
 def run(args: argparse.Namespace) -> int:
+    limits = GateLimits(
+        args.fail_under, args.max_contradicted, args.max_regressed, args.max_score_drop,
+        args.max_new_contradicted,
+    )  # fmt: skip
+    if args.baseline is None and limits.baseline_gates():
+        raise CliError(f"{', '.join(limits.baseline_gates())} needs --baseline REPORT")
     policy = load_policy(args.policy) if args.policy else None
     total = _input_bytes(args.files)
-    outputs = ReplayOutputs(out=args.out, json=args.json, html=args.html)
-    try:
-        summary, gates = _replay(args, policy, outputs, total)
-        written = outputs.finish(summary, gates, subtitle=", ".join(map(str, args.files)))
-    except InvalidInputError as error:
-        outputs.discard()
-        raise CliError(str(error)) from None
-    except BaseException:
-        outputs.discard()
-        raise
+    evaluator = describe(policy or GroundednessPolicy())
+    with contextlib.ExitStack() as stack:
+        diff = None
+        if args.baseline is not None:
+            baseline = _guarded(lambda: Baseline(args.baseline))
+            stack.callback(baseline.close)
+            diff = BaselineDiff(baseline, evaluator)
+        outputs = ReplayOutputs(evaluator, out=args.out, json=args.json, html=args.html, diff=diff)
+        try:
+            summary, gates = _replay(args, policy, outputs, total, limits, diff)
+            written = outputs.finish(summary, gates, subtitle=", ".join(map(str, args.files)))
+        except InvalidInputError as error:
+            outputs.discard()
+            raise CliError(str(error)) from None
+        except BaseException:
+            outputs.discard()
+            raise
     console = wide_console()
-    _print_summary(console, summary, gates)
+    _print_summary(console, summary, gates, diff)
     for line in written:
         console.print(line, highlight=False)
     return 0 if gates.passed else EXIT_GATE_FAILED
+
+
+def _guarded(load: Callable[[], Baseline]) -> Baseline:
+    try:
+        return load()
+    except InvalidInputError as error:
+        raise CliError(str(error)) from None
 
 
 def _input_bytes(paths: Sequence[Path]) -> int:
@@ -92,7 +143,12 @@ def _input_bytes(paths: Sequence[Path]) -> int:
 
 
 def _replay(
-    args: argparse.Namespace, policy: GroundednessPolicy | None, outputs: ReplayOutputs, total: int
+    args: argparse.Namespace,
+    policy: GroundednessPolicy | None,
+    outputs: ReplayOutputs,
+    total: int,
+    limits: GateLimits,
+    diff: BaselineDiff | None,
 ) -> tuple[Summary, GateOutcome]:
     console = PipeSafeConsole(stderr=True)
     show = not args.no_progress and total >= PROGRESS_MIN_BYTES
@@ -100,14 +156,26 @@ def _replay(
         index = index_files(args.files, on_progress=advance)
     if not index.spans:
         raise CliError(f"no spans found in {', '.join(map(str, args.files))}")
+    if diff is not None:
+        diff.baseline.allow_content_matches(index.last)  # before the replay consumes index.last
     summary = Summary()
+    entries = outputs.wants_turns or diff is not None
     with _progress(console, "scoring", total, show) as advance:
         for step in replay_files(args.files, index, policy=policy):
             summary.add(step)
-            outputs.add(step)
+            turns = [
+                (scored, turn_entry(scored)) for trace in step.traces for scored in trace.scored
+            ] if entries else []  # fmt: skip
+            outputs.add(step, turns)
+            for scored, entry in turns if diff is not None else ():
+                change = diff.add(TurnResult.of(scored, entry))  # type: ignore[union-attr]
+                if change is not None:
+                    outputs.add_change(change)
             advance(step.bytes_read)
-    gates = check_gates(summary.overall, fail_under=args.fail_under, max_contradicted=args.max_contradicted)
-    return summary, gates
+    if diff is not None:
+        for removed in diff.removed():
+            outputs.add_removed(removed)
+    return summary, check_gates(summary.overall, limits, None if diff is None else diff.totals)
 
 
 @contextmanager
@@ -120,7 +188,7 @@ def _progress(console: Console, label: str, total: int, enabled: bool) -> Iterat
         yield lambda done: progress.update(task, completed=done)
 
 
-def _print_summary(console: Console, summary: Summary, gates: GateOutcome) -> None:
+def _print_summary(console: Console, summary: Summary, gates: GateOutcome, diff: BaselineDiff | None) -> None:
     table = Table(title="Groundedness by model and agent")
     for column in ("model", "agent", "turns", "mean score", "labels", "contradicted", "unsupported"):
         table.add_column(column, justify="left" if column in ("model", "agent", "labels") else "right")
@@ -133,6 +201,9 @@ def _print_summary(console: Console, summary: Summary, gates: GateOutcome) -> No
         )  # fmt: skip
     console.print(table)
     console.print(", ".join(f"{name}: {value}" for name, value in summary_pairs(summary)), highlight=False)
+    if diff is not None:
+        for pairs in (baseline_pairs(diff), diff_pairs(diff)):
+            console.print(", ".join(f"{name}: {value}" for name, value in pairs), highlight=False)
     for line in gates.lines:
         console.print(line, style="green" if line.startswith("PASS") else "bold red", highlight=False)
 

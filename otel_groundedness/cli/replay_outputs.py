@@ -1,23 +1,29 @@
 """What ``replay`` writes (``--out``, ``--json``, ``--html``), fed trace by trace as the replay streams.
 
 Nothing here holds a turn longer than it takes to write it: enriched spans go out with each step,
-JSON turn entries to a spool, and the HTML page keeps the scores and the worst turns only.
+JSON turn entries (and with ``--baseline`` the changed and removed turns) to spools, and the HTML page
+keeps the scores, the worst turns and the turns that changed most only.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Any
 
 from otel_groundedness.cli.errors import CliError
 from otel_groundedness.cli.output_files import JsonReport, OutputFile
+from otel_groundedness.core.trace_feed import ScoredTurn
+from otel_groundedness.evaluator import Evaluator
+from otel_groundedness.replay.baseline import BaselineTurn
+from otel_groundedness.replay.diff import BaselineDiff, TurnChange
 from otel_groundedness.replay.gates import GateOutcome
 from otel_groundedness.replay.otlp_codec import request_from_log_events, request_from_spans
 from otel_groundedness.replay.otlp_files import OtlpWriter
 from otel_groundedness.replay.otlp_values import MAX_VALUE_DEPTH
 from otel_groundedness.replay.stream import Step
-from otel_groundedness.replay.summary import LABELS, Summary, turn_entry
-from otel_groundedness.report.html_report import Table, WorstTurns, render_page
+from otel_groundedness.replay.summary import LABELS, REPORT_VERSION, Summary
+from otel_groundedness.report.html_report import ChangedTurns, Changes, Table, WorstTurns, render_page
 
 GROUP_COLUMNS = ("model", "agent", "turns", "mean score", *LABELS, "contradicted", "unsupported")
 
@@ -25,7 +31,17 @@ GROUP_COLUMNS = ("model", "agent", "turns", "mean score", *LABELS, "contradicted
 class ReplayOutputs:
     """The requested output files, opened at once (``CliError`` if one cannot be) and committed together."""
 
-    def __init__(self, *, out: Path | None, json: Path | None, html: Path | None) -> None:
+    def __init__(
+        self,
+        evaluator: Evaluator,
+        *,
+        out: Path | None,
+        json: Path | None,
+        html: Path | None,
+        diff: BaselineDiff | None = None,
+    ) -> None:
+        self._evaluator = evaluator
+        self._diff = diff
         requested = [path for path in (out, json, html) if path is not None]
         if len({path.resolve() for path in requested}) < len(requested):
             raise CliError(f"two outputs name the same file: {', '.join(map(str, requested))}")
@@ -39,47 +55,66 @@ class ReplayOutputs:
         self._json: JsonReport | None = None
         self._html: OutputFile | None = None
         self._worst = WorstTurns()
+        self._changed = ChangedTurns()
         self._scored: list[tuple[float, str]] = []  # the histogram's bars are split by label
         try:
             if out is not None:
                 self._otlp = OtlpWriter.for_path(self._open(out), out)
             if json is not None:
-                self._json = JsonReport(self._open(json))
+                lists = [("diff", "turns"), ("diff", "removed")] if diff is not None else []
+                self._json = JsonReport(self._open(json), [*lists, ("turns",)])
             if html is not None:
                 self._html = self._open(html)
         except BaseException:
             self.discard()
             raise
 
-    def add(self, step: Step) -> None:
+    @property
+    def wants_turns(self) -> bool:
+        """Whether ``add`` needs each turn's JSON entry (a report is written)."""
+        return self._json is not None or self._html is not None
+
+    def add(self, step: Step, turns: list[tuple[ScoredTurn, dict[str, Any]]]) -> None:
+        """A step's enriched records, and its scored turns with their entries (if ``wants_turns``)."""
         if self._otlp is not None:
             if step.spans:
                 self._otlp.write(request_from_spans(step.spans))
             if step.log_events:
                 self._otlp.write(request_from_log_events(step.log_events))
-        if self._json is None and self._html is None:
-            return
-        for trace in step.traces:
-            for scored in trace.scored:
-                entry = turn_entry(scored)
-                if self._json is not None:
-                    self._json.add_turn(entry)
-                self._worst.add(entry)
-                if scored.report.score is not None:
-                    self._scored.append((scored.report.score, scored.report.label))
+        for scored, entry in turns:
+            if self._json is not None:
+                self._json.add(("turns",), entry)
+            self._worst.add(entry)
+            if scored.report.score is not None:
+                self._scored.append((scored.report.score, scored.report.label))
+
+    def add_change(self, change: TurnChange) -> None:
+        entry = change.to_dict()
+        if self._json is not None:
+            self._json.add(("diff", "turns"), entry)
+        self._changed.add(entry)
+
+    def add_removed(self, turn: BaselineTurn) -> None:
+        if self._json is not None:
+            self._json.add(("diff", "removed"), turn.removed_entry())
 
     def finish(self, summary: Summary, gates: GateOutcome, *, subtitle: str) -> list[str]:
         """Complete every file and move it into place; one line per file, naming it."""
+        diff = self._diff
         if self._json is not None:
-            self._json.finish(json_head(summary, gates))
+            self._json.finish(json_head(self._evaluator, summary, gates, diff))
         if self._html is not None:
             page = render_page(
                 self._scored,
                 self._worst.turns(),
                 title="Groundedness replay",
                 subtitle=subtitle,
+                evaluator=self._evaluator,
                 summary=summary_pairs(summary),
                 tables=[Table("By model and agent", GROUP_COLUMNS, _group_rows(summary))],
+                changes=None
+                if diff is None
+                else Changes([*baseline_pairs(diff), *diff_pairs(diff)], self._changed.turns()),
             )
             self._html.write(page.encode("utf-8"))
         for file in self._files:
@@ -117,9 +152,13 @@ def summary_pairs(summary: Summary) -> list[tuple[str, Any]]:
     return pairs
 
 
-def json_head(summary: Summary, gates: GateOutcome) -> dict[str, Any]:
-    """The JSON report but its ``turns``."""
-    return {
+def json_head(
+    evaluator: Evaluator, summary: Summary, gates: GateOutcome, diff: BaselineDiff | None = None
+) -> dict[str, Any]:
+    """The JSON report, its lists left to ``JsonReport``. Who scored first (one policy per run)."""
+    head = {
+        "report_version": REPORT_VERSION,
+        "evaluator": dataclasses.asdict(evaluator),
         "summary": {
             **summary.overall.to_dict(),
             "spans": summary.spans,
@@ -133,6 +172,39 @@ def json_head(summary: Summary, gates: GateOutcome) -> dict[str, Any]:
         ],
         "gates": {"passed": gates.passed, "checks": list(gates.lines)},
     }
+    if diff is not None:
+        head["diff"] = {**diff.head(), "turns": [], "removed": []}
+    head["turns"] = []
+    return head
+
+
+def baseline_pairs(diff: BaselineDiff) -> list[tuple[str, Any]]:
+    """Which baseline, and whether it was scored by the same scorer and policy."""
+    baseline = diff.baseline
+    before = baseline.evaluator
+    return [
+        ("baseline", f"{baseline.path} ({baseline.turns} turns)"),
+        ("baseline scorer", f"{before['id']} {before['version']}, policy {before['policy_fingerprint']}"),
+        ("scorer changed", "yes" if diff.scorer_changed else "no"),
+    ]
+
+
+def diff_pairs(diff: BaselineDiff) -> list[tuple[str, Any]]:
+    """The comparison's figures, in order."""
+    totals = diff.totals
+    drop = totals.mean_score_drop
+    return [
+        ("matched by id", totals.matched_by_id),
+        ("matched by answer and evidence", totals.matched_by_content),
+        ("new turns", totals.new_turns),
+        ("removed turns", totals.removed_turns),
+        ("regressed turns", totals.regressed),
+        ("improved turns", totals.improved),
+        ("mean score drop", "-" if drop is None else f"{drop:.3f} over {totals.scored_in_both} turns"),
+        ("new contradicted atoms", totals.new_contradicted),
+        ("answers changed", totals.answer_changed),
+        ("evidence changed", totals.evidence_changed),
+    ]
 
 
 def _group_rows(summary: Summary) -> list[list[Any]]:

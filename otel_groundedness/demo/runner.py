@@ -27,6 +27,7 @@ from otel_groundedness.demo.scenarios import MODELS, PlannedTurn, backend_for, p
 from otel_groundedness.demo.summary import DemoSummary, TurnOutcome, outcomes_for
 from otel_groundedness.demo.telemetry import DemoTelemetry, build_telemetry
 from otel_groundedness.demo.ui import LiveView, print_summary
+from otel_groundedness.evaluator import describe
 from otel_groundedness.replay.in_memory import replay
 from otel_groundedness.replay.summary import turn_entry
 from otel_groundedness.report.html_report import Table, write_html
@@ -216,6 +217,7 @@ def _write_outputs(
                 *sorted(summary.labels.items()),
             ],
             tables=[_detection_html(summary)],
+            evaluator=describe(policy),
         )
     if options.json is not None:
         options.json.parent.mkdir(parents=True, exist_ok=True)

@@ -12,12 +12,17 @@ from typing import Any
 
 from otel_groundedness.core.trace_feed import ScoredTurn
 from otel_groundedness.replay.stream import Step
+from otel_groundedness.replay.turn_digest import answer_digest, evidence_digest
+from otel_groundedness.replay.turn_result import TurnFigures
 
 LABELS = ("grounded", "partially_grounded", "ungrounded", "no_evidence", "no_factual_content")
+# The layout of the replay JSON report; a baseline report must have the same (``replay.baseline``).
+REPORT_VERSION = 2
 
 
 def turn_entry(scored: ScoredTurn) -> dict[str, Any]:
-    """One turn as a JSON-ready dict (the shape the HTML report renders)."""
+    """One turn as a JSON-ready dict (the shape the HTML report renders). The digests let a later
+    run match this turn without the evidence text (``replay.turn_digest``)."""
     context = scored.turn.context
     return {
         "trace_id": f"{scored.turn.trace_id:032x}",
@@ -29,32 +34,10 @@ def turn_entry(scored: ScoredTurn) -> dict[str, Any]:
         "label": scored.report.label,
         "score": scored.report.score,
         "answer": scored.turn.answer,
+        "answer_digest": answer_digest(scored.turn),
+        "evidence_digest": evidence_digest(scored.turn),
         "report": scored.report.to_dict(),
     }
-
-
-@dataclass(frozen=True, slots=True)
-class TurnFigures:
-    """What the summaries keep of one turn."""
-
-    model: str
-    agent: str
-    label: str
-    score: float | None
-    contradicted: int
-    unsupported: int
-
-    @classmethod
-    def of(cls, scored: ScoredTurn) -> TurnFigures:
-        context, report = scored.turn.context, scored.report
-        return cls(
-            context.response_model or context.request_model or "-",
-            context.agent_name or "-",
-            report.label,
-            report.score,
-            len(report.contradicted),
-            len(report.unsupported),
-        )
 
 
 @dataclass

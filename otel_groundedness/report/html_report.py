@@ -15,10 +15,12 @@ from typing import Any
 
 import jinja2
 
+from otel_groundedness.evaluator import Evaluator
 from otel_groundedness.report.highlight import atoms_of, segments
 from otel_groundedness.report.histogram_svg import histogram_svg
 
 WORST_TURNS = 20
+CHANGED_TURNS = 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +32,15 @@ class Table:
     rows: Sequence[Sequence[Any]]
 
 
+@dataclass(frozen=True, slots=True)
+class Changes:
+    """The "changed since baseline" section: the comparison's figures, and the turns that changed most
+    (entries of the JSON report's ``diff.turns``, as ``ChangedTurns`` picks them)."""
+
+    summary: Sequence[tuple[str, Any]]
+    turns: Sequence[Mapping[str, Any]]
+
+
 def render_html(
     turns: Sequence[Mapping[str, Any]],
     *,
@@ -38,11 +49,18 @@ def render_html(
     summary: Sequence[tuple[str, Any]] = (),
     tables: Sequence[Table] = (),
     worst: int = WORST_TURNS,
+    evaluator: Evaluator | None = None,
 ) -> str:
     """The report page for ``turns`` (dicts with ``answer``, ``score``, ``label``, ``report``...)."""
     scored = [(float(turn["score"]), _label(turn)) for turn in turns if _has_score(turn)]
     return render_page(
-        scored, worst_turns(turns, worst), title=title, subtitle=subtitle, summary=summary, tables=tables
+        scored,
+        worst_turns(turns, worst),
+        title=title,
+        subtitle=subtitle,
+        summary=summary,
+        tables=tables,
+        evaluator=evaluator,
     )
 
 
@@ -54,18 +72,22 @@ def render_page(
     subtitle: str = "",
     summary: Sequence[tuple[str, Any]] = (),
     tables: Sequence[Table] = (),
+    evaluator: Evaluator | None = None,
+    changes: Changes | None = None,
 ) -> str:
     """The report page from the (score, label) of every scored turn and the worst turns (as
-    ``worst_turns`` picks them)."""
+    ``worst_turns`` picks them); ``evaluator`` names who scored them, under the subtitle."""
     return (
         _environment()
         .get_template("report.html.j2")
         .render(
             title=title,
             subtitle=subtitle,
+            evaluator=evaluator,
             summary=summary,
             plot=histogram_svg(scored),
             tables=tables,
+            changes=changes,
             worst=[_worst_entry(turn) for turn in worst],
         )
     )
@@ -109,6 +131,40 @@ class WorstTurns:
     def turns(self) -> list[Mapping[str, Any]]:
         """The kept turns, worst first."""
         return [turn for _, turn in sorted(self._heap, key=lambda item: item[0], reverse=True)]
+
+
+class ChangedTurns:
+    """The ``limit`` turns of a baseline comparison that lost most: largest score drop first, then
+    most new contradicted atoms, then first seen first."""
+
+    def __init__(self, limit: int = CHANGED_TURNS) -> None:
+        self._limit = limit
+        self._seen = 0
+        self._heap: list[tuple[tuple[float, int, int], Mapping[str, Any]]] = []
+
+    def add(self, change: Mapping[str, Any]) -> None:
+        self._seen += 1
+        before, after = change["score_before"], change["score_after"]
+        drop = before - after if before is not None and after is not None else 0.0
+        item = ((drop, change["new_contradicted_atoms"], -self._seen), change)
+        if len(self._heap) < self._limit:
+            heapq.heappush(self._heap, item)
+        elif item[0] > self._heap[0][0]:
+            heapq.heapreplace(self._heap, item)
+
+    def turns(self) -> list[Mapping[str, Any]]:
+        return [change for _, change in sorted(self._heap, key=lambda item: item[0], reverse=True)]
+
+
+def describe_atom_change(change: Mapping[str, Any]) -> str:
+    """``$4,914.89 → $4,941.89: supported → contradicted``; ``X: new, supported``; ``X: supported, gone``."""
+    before, after = change.get("before"), change.get("after")
+    if before is None:
+        return f"{after['text']}: new, {after['verdict']}" if after else ""
+    if after is None:
+        return f"{before['text']}: {before['verdict']}, gone"
+    texts = before["text"] if before["text"] == after["text"] else f"{before['text']} → {after['text']}"
+    return f"{texts}: {before['verdict']} → {after['verdict']}"
 
 
 def _has_score(turn: Mapping[str, Any]) -> bool:
@@ -161,4 +217,14 @@ def _environment() -> jinja2.Environment:
         autoescape=True,
     )
     environment.filters["citation"] = describe_citation
+    environment.filters["atom_change"] = describe_atom_change
+    environment.filters["before_after"] = _before_after
     return environment
+
+
+def _before_after(pair: tuple[Any, Any]) -> str:
+    """``1.00 → 0.75`` for scores, ``grounded → ungrounded`` for labels; one value if they are equal."""
+    before, after = (
+        "-" if value is None else f"{value:.2f}" if isinstance(value, float) else str(value) for value in pair
+    )
+    return before if before == after else f"{before} → {after}"

@@ -7,6 +7,7 @@ spans of a trace are spread over many lines, in any order, or over several files
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from collections import Counter
@@ -17,6 +18,7 @@ from typing import Any
 import pytest
 
 from otel_groundedness.cli.main import main
+from otel_groundedness.evaluator import describe
 from otel_groundedness.records import LogEventRecord, SpanRecord
 from otel_groundedness.replay.in_memory import replay
 from otel_groundedness.replay.otlp_codec import request_from_log_events, request_from_spans
@@ -24,6 +26,7 @@ from otel_groundedness.replay.otlp_files import iter_otlp_file, to_otlp_json
 from otel_groundedness.replay.stream import replay_files
 from otel_groundedness.replay.summary import LABELS, turn_entry
 from otel_groundedness.replay.trace_index import index_files
+from otel_groundedness.scoring import GroundednessPolicy
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "otlp"
 RECORDINGS = sorted(DATA.glob("demo-*.*"))
@@ -57,6 +60,8 @@ def _expected_report(spans: list[SpanRecord], log_events: list[LogEventRecord]) 
         key = (context.response_model or context.request_model or "-", context.agent_name or "-")
         groups.setdefault(key, []).append(scored.report)
     return {
+        "report_version": 2,
+        "evaluator": dataclasses.asdict(describe(GroundednessPolicy())),
         "summary": {
             **totals(reports),
             "spans": len(spans),

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from otel_groundedness.evaluator import Evaluator
 from otel_groundedness.report.highlight import segments
 from otel_groundedness.report.histogram_svg import bin_counts, histogram_svg
 from otel_groundedness.report.html_report import (
@@ -122,3 +123,14 @@ def test_citation_names_the_evidence_and_says_so_for_contradictions() -> None:
 def test_report_file_is_written(tmp_path: Path) -> None:
     path = write_html(tmp_path / "nested" / "r.html", sample_turns([0.5]), title="t")
     assert path.read_text(encoding="utf-8").startswith("<!doctype html>")
+
+
+def test_page_names_who_scored_it() -> None:
+    evaluator = Evaluator("otel-groundedness", "9.9.9", "deterministic", "0123456789ab")
+    line = next(
+        line
+        for line in render_html(sample_turns([0.5]), title="t", evaluator=evaluator).splitlines()
+        if "provenance" in line
+    )
+    assert "otel-groundedness 9.9.9 (deterministic)" in line and "<code>0123456789ab</code>" in line
+    assert "provenance" not in render_html(sample_turns([0.5]), title="t")
