@@ -27,3 +27,18 @@ if [ ! -x "$STRANDS/bin/python" ] || [ ! -f "$STRANDS/.installed" ]; then
     "$STRANDS/bin/python" -m pip install --quiet "strands-agents[openai]==1.62.0"
     touch "$STRANDS/.installed"
 fi
+
+# The official GenAI packages moved to their own names on opentelemetry-util-genai 1.x; the main venv
+# keeps opentelemetry-instrumentation-openai-v2, which needs util-genai 0.4b0.
+GENAI_OPENAI=".venv-genai-openai"
+if [ ! -x "$GENAI_OPENAI/bin/python" ] || [ ! -f "$GENAI_OPENAI/.installed" ]; then
+    rm -rf "$GENAI_OPENAI"
+    "$PYTHON" -m venv "$GENAI_OPENAI"
+    "$GENAI_OPENAI/bin/python" -m pip install --quiet \
+        "opentelemetry-instrumentation-genai-openai==1.3b0" \
+        "opentelemetry-util-genai==1.3b0" \
+        "opentelemetry-sdk==1.45.2" \
+        "openai==3.57.0" \
+        "httpx==0.28.1"
+    touch "$GENAI_OPENAI/.installed"
+fi

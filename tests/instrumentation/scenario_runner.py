@@ -67,6 +67,16 @@ def _openai_v2(telemetry: Telemetry) -> Callable[[], None]:
     return instrumentor.uninstrument
 
 
+def _genai_openai(telemetry: Telemetry) -> Callable[[], None]:
+    from opentelemetry.instrumentation.genai.openai import OpenAIInstrumentor
+
+    instrumentor = OpenAIInstrumentor()
+    instrumentor.instrument(
+        tracer_provider=telemetry.tracer_provider, logger_provider=telemetry.logger_provider
+    )
+    return instrumentor.uninstrument
+
+
 def _openllmetry(**options: Any) -> Callable[[Telemetry], Callable[[], None]]:
     def instrument(telemetry: Telemetry) -> Callable[[], None]:
         from opentelemetry.instrumentation.openai import OpenAIInstrumentor
@@ -140,12 +150,29 @@ _LATEST = {
 _V2_PACKAGES = ("opentelemetry-instrumentation-openai-v2", "opentelemetry-util-genai")
 _LEGACY_EVENTS = {"OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT": "true"}
 _OPENLLMETRY = ("opentelemetry-instrumentation-openai",)
+# The official packages on util-genai 1.x write the latest semconv only; no opt-in variable.
+_GENAI_OPENAI = ("opentelemetry-instrumentation-genai-openai", "opentelemetry-util-genai")
 SCENARIOS = {
     "openai_v2_latest": Scenario(_LATEST, _V2_PACKAGES, _openai_v2, _openai_conversation),
     "openai_v2_legacy_events": Scenario(
         {"OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT": "true"},
         _V2_PACKAGES,
         _openai_v2,
+        _openai_conversation,
+    ),
+    "genai_openai_span": Scenario(
+        {"OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT": "span_only"},
+        _GENAI_OPENAI,
+        _genai_openai,
+        _openai_conversation,
+    ),
+    "genai_openai_event": Scenario(
+        {
+            "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT": "event_only",
+            "OTEL_INSTRUMENTATION_GENAI_EMIT_EVENT": "true",
+        },
+        _GENAI_OPENAI,
+        _genai_openai,
         _openai_conversation,
     ),
     "openllmetry": Scenario({}, _OPENLLMETRY, _openllmetry(), _openai_conversation),

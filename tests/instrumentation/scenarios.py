@@ -14,7 +14,12 @@ RUNNER = Path(__file__).with_name("scenario_runner.py")
 LEGACY_PYTHON = ROOT / ".venv-openllmetry-legacy" / "bin" / "python"
 # Scenarios whose libraries conflict with the main venv, and the venv scripts/install-compat-venvs.sh
 # makes for them.
-COMPAT_VENVS = {"strands": ".venv-strands", "strands_latest": ".venv-strands"}
+COMPAT_VENVS = {
+    "strands": ".venv-strands",
+    "strands_latest": ".venv-strands",
+    "genai_openai_span": ".venv-genai-openai",
+    "genai_openai_event": ".venv-genai-openai",
+}
 
 
 @functools.cache

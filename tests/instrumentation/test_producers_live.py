@@ -19,6 +19,8 @@ from tests.instrumentation.scenarios import live
 pytestmark = pytest.mark.instrumentation
 
 SCENARIOS = (
+    "genai_openai_span",
+    "genai_openai_event",
     "openinference_langchain_rag",
     "langsmith_langgraph",
     "langsmith_langchain_rag",
@@ -110,3 +112,37 @@ def test_strands_content_in_span_events_and_tool_call_result(name: str) -> None:
     final = [span for span in run["spans"] if span["name"] == "chat"][-1]
     assert final["facts"]["answer"] == ANSWER
     assert [(e["content"], e["source_id"]) for e in final["facts"]["evidence"]] == [(TOOL_RESULT, call_id)]
+
+
+@pytest.mark.parametrize("mode", ["nonstream", "stream"])
+def test_official_genai_openai_content_on_spans_or_in_operation_details_records(mode: str) -> None:
+    spans_result, events_result = live("genai_openai_span"), live("genai_openai_event")
+    for result in (spans_result, events_result):
+        versions = result["versions"]
+        assert versions["opentelemetry-instrumentation-genai-openai"] == "1.3b0"
+        assert versions["opentelemetry-util-genai"] == "1.3b0"
+    # span_only: the final chat span is self-contained (semconv gen_ai.input/output.messages).
+    run = spans_result["runs"][mode]
+    call_id = run["exchange"]["tool_call_id"]
+    first, final = [span for span in run["spans"] if span["name"].startswith("chat ")]
+    assert first["facts"]["tool_call_step"] is True and first["facts"]["answer"] is None
+    assert final["facts"]["convention"] == "semconv" and final["facts"]["answer"] == ANSWER
+    assert final["facts"]["user_prompt"] == PROMPT
+    assert [(e["content"], e["source_id"]) for e in final["facts"]["evidence"]] == [(TOOL_RESULT, call_id)]
+    assert not [log for log in run["logs"] if log["facts"]]
+    # event_only: the spans carry no content; one operation-details log record per chat span does.
+    run = events_result["runs"][mode]
+    chats = [span for span in run["spans"] if span["name"].startswith("chat ")]
+    assert [span["facts"]["content_captured"] for span in chats] == [False, False]
+    details = {
+        log["span_id"]: log["facts"]
+        for log in run["logs"]
+        if log["event_name"] == "gen_ai.client.inference.operation.details"
+    }
+    assert set(details) == {span["span_id"] for span in chats}
+    final_details = details[chats[1]["span_id"]]
+    assert final_details["answer"] == ANSWER and final_details["user_prompt"] == PROMPT
+    assert [e["content"] for e in final_details["evidence"]] == [TOOL_RESULT]
+    assert details[chats[0]["span_id"]]["tool_call_step"] is True
+    (scored,) = scored_spans(run)
+    assert scored["span_id"] == chats[1]["span_id"]
