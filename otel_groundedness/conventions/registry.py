@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from otel_groundedness.conventions import (
+    langfuse,
     langsmith,
     openinference,
     openllmetry,
@@ -26,6 +27,7 @@ PRODUCERS: tuple[Producer, ...] = tuple(
             openinference.PRODUCER,
             vercel_ai.PRODUCER,
             langsmith.PRODUCER,
+            langfuse.PRODUCER,
             pydantic_ai.PRODUCER,
             openllmetry.TRACELOOP_PRODUCER,
             openllmetry.INDEXED_PRODUCER,

@@ -3,6 +3,7 @@ and RAG frameworks (imported lazily: each runs in its own interpreter, some in t
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -120,3 +121,101 @@ def strands_agent(server: FakeModelServer, stream: bool, telemetry: Telemetry) -
         if "toolUse" in block
     ]
     return Exchange(str(result).strip(), [], uses[0])
+
+
+def langfuse_client(telemetry: Telemetry) -> Callable[[], None]:
+    """The Langfuse client on our tracer provider, its own exporter kept in memory: no Langfuse server."""
+    from langfuse import Langfuse
+    from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+
+    client = Langfuse(
+        public_key="pk-lf-local",
+        secret_key="sk-lf-local",
+        base_url="http://127.0.0.1:9",
+        tracer_provider=telemetry.tracer_provider,
+        span_exporter=InMemorySpanExporter(),
+    )
+    return client.shutdown
+
+
+def langfuse_agent(server: FakeModelServer, stream: bool, telemetry: Telemetry) -> Exchange:
+    """An agent loop written as Langfuse documents it: ``@observe`` agent and tool functions, the LLM
+    calls through ``langfuse.openai`` (generation observations)."""
+    from langfuse import get_client, observe
+    from langfuse.openai import OpenAI
+
+    from tests.instrumentation.conversation import TOOLS
+
+    @observe(as_type="tool")
+    def get_invoice(invoice_id: str) -> str:
+        return TOOL_RESULT
+
+    def ask(client: Any, messages: list[dict[str, Any]]) -> dict[str, Any]:
+        if not stream:
+            message = client.chat.completions.create(model=MODEL, messages=messages, tools=TOOLS)
+            return dict(message.choices[0].message.model_dump(exclude_none=True))
+        text, calls = "", {}
+        for chunk in client.chat.completions.create(model=MODEL, messages=messages, tools=TOOLS, stream=True):
+            for choice in chunk.choices:
+                text += choice.delta.content or ""
+                for delta in choice.delta.tool_calls or []:
+                    call = calls.setdefault(delta.index, {"id": "", "name": "", "arguments": ""})
+                    call["id"] += delta.id or ""
+                    call["name"] += delta.function.name or ""
+                    call["arguments"] += delta.function.arguments or ""
+        tool_calls = [
+            {"id": c["id"], "type": "function", "function": {"name": c["name"], "arguments": c["arguments"]}}
+            for c in calls.values()
+        ]
+        return {"role": "assistant", "content": text or None, "tool_calls": tool_calls}
+
+    call_ids: list[str] = []
+
+    @observe(as_type="agent", name="invoice-agent")
+    def run(prompt: str) -> str:
+        client = OpenAI(base_url=server.base_url, api_key="test-key", max_retries=0)
+        messages: list[dict[str, Any]] = [
+            {"role": "system", "content": SYSTEM},
+            {"role": "user", "content": prompt},
+        ]
+        reply = ask(client, messages)
+        call = reply["tool_calls"][0]
+        messages.append({"role": "assistant", "content": None, "tool_calls": reply["tool_calls"]})
+        result = get_invoice(**json.loads(call["function"]["arguments"]))
+        messages.append({"role": "tool", "tool_call_id": call["id"], "content": result})
+        call_ids.append(call["id"])
+        return str(ask(client, messages)["content"])
+
+    answer = run(PROMPT)
+    get_client().flush()
+    return Exchange(answer, [], call_ids[0])
+
+
+def langfuse_rag(server: FakeModelServer, stream: bool, telemetry: Telemetry) -> Exchange:
+    """A retriever observation returning LangChain documents, then one ``langfuse.openai`` generation."""
+    from langchain_core.documents import Document
+    from langfuse import get_client, observe
+    from langfuse.openai import OpenAI
+
+    @observe(as_type="retriever")
+    def retrieve(question: str) -> list[Document]:
+        return [Document(page_content=text, metadata=metadata) for text, metadata in DOCUMENTS]
+
+    @observe(as_type="chain", name="invoice-rag")
+    def answer(question: str) -> str:
+        context = "\n\n".join(document.page_content for document in retrieve(question))
+        client = OpenAI(base_url=server.base_url, api_key="test-key", max_retries=0)
+        messages = [
+            {"role": "system", "content": RAG_SYSTEM.format(context=context)},
+            {"role": "user", "content": question},
+        ]
+        if not stream:
+            return str(
+                client.chat.completions.create(model=MODEL, messages=messages).choices[0].message.content
+            )
+        chunks = client.chat.completions.create(model=MODEL, messages=messages, stream=True)
+        return "".join(choice.delta.content or "" for chunk in chunks for choice in chunk.choices)
+
+    text = answer(RAG_QUESTION)
+    get_client().flush()
+    return Exchange(text, [], "")

@@ -206,6 +206,10 @@ SCENARIOS = {
         frameworks.langchain_rag,
         answering_server,
     ),
+    "langfuse": Scenario({}, ("langfuse",), frameworks.langfuse_client, frameworks.langfuse_agent),
+    "langfuse_rag": Scenario(
+        {}, ("langfuse",), frameworks.langfuse_client, frameworks.langfuse_rag, answering_server
+    ),
     "strands": Scenario({}, ("strands-agents",), frameworks.global_provider, frameworks.strands_agent),
     "strands_latest": Scenario(
         {"OTEL_SEMCONV_STABILITY_OPT_IN": "gen_ai_latest_experimental"},

@@ -26,6 +26,8 @@ SCENARIOS = (
     "langsmith_langchain_rag",
     "strands",
     "strands_latest",
+    "langfuse",
+    "langfuse_rag",
 )
 
 
@@ -63,7 +65,7 @@ def test_transposed_total_is_contradicted(name: str) -> None:
     assert attributes[names.ATTR_ATOMS_CONTRADICTED] >= 1 and attributes[names.ATTR_LABEL] == "ungrounded"
 
 
-@pytest.mark.parametrize("name", ["openinference_langchain_rag", "langsmith_langchain_rag"])
+@pytest.mark.parametrize("name", ["openinference_langchain_rag", "langsmith_langchain_rag", "langfuse_rag"])
 def test_rag_only_flow_is_grounded_in_the_retrieved_documents_alone(name: str) -> None:
     run = live(name)["runs"]["nonstream"]
     facts = [span["facts"] for span in run["spans"] if span["facts"]]
@@ -146,3 +148,26 @@ def test_official_genai_openai_content_on_spans_or_in_operation_details_records(
     assert details[chats[0]["span_id"]]["tool_call_step"] is True
     (scored,) = scored_spans(run)
     assert scored["span_id"] == chats[1]["span_id"]
+
+
+@pytest.mark.parametrize("mode", ["nonstream", "stream"])
+def test_langfuse_observations_without_gen_ai_keys(mode: str) -> None:
+    result = live("langfuse")
+    assert result["versions"]["langfuse"] == "5.2.0"
+    run = result["runs"][mode]
+    call_id = run["exchange"]["tool_call_id"]
+    read = {span["name"]: span for span in run["spans"] if span["facts"]}
+    assert {span["facts"]["convention"] for span in read.values()} == {"langfuse"}
+    first, final = [span["facts"] for span in run["spans"] if span["name"] == "OpenAI-generation"]
+    assert first["tool_call_step"] is True and first["answer"] is None
+    # Streamed, the final generation's output is the plain text, not a message object.
+    assert final["answer"] == ANSWER and final["user_prompt"] == PROMPT
+    assert [(e["content"], e["source_id"]) for e in final["evidence"]] == [(TOOL_RESULT, call_id)]
+    tool = read["get_invoice"]["facts"]
+    assert tool["is_tool"] and [(e["content"], e["name"]) for e in tool["evidence"]] == [
+        (TOOL_RESULT, "get_invoice")
+    ]
+    agent = read["invoice-agent"]["facts"]
+    assert agent["is_agent"] and agent["answer"] == ANSWER
+    (scored,) = scored_spans(run)
+    assert scored["name"] == "OpenAI-generation"
