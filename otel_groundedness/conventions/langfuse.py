@@ -22,10 +22,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from otel_groundedness.conventions._common import (
-    Document,
     asks_for_tools,
     clean_id,
     content_text,
+    document_item,
     retrieval_span_facts,
     text_attr,
     tool_span_facts,
@@ -48,7 +48,6 @@ FINISH_REASON = "langfuse.observation.metadata.finish_reason"
 GATE_KEYS = frozenset({OBSERVATION_TYPE})
 _AGENT_TYPES = frozenset({"agent"})
 _ROOT_TYPES = frozenset({"span", "chain"})  # a trace root of SDK 3/4 is read only for its trace output
-_DOCUMENT_TEXT_KEYS = ("page_content", "content", "text")
 
 
 def read(span: SpanRecord) -> SpanFacts | None:
@@ -99,7 +98,7 @@ def _read_retriever(span: SpanRecord) -> SpanFacts:
     decoded = decode(span.attributes.get(OUTPUT))
     value = decoded.value
     items = as_list(as_dict(value).get("documents")) if isinstance(value, Mapping) else as_list(value)
-    documents = [_document(item) for item in items]
+    documents = [document_item(item) for item in items]
     context = _context(span.attributes, "retrieval")
     return retrieval_span_facts(CONVENTION, span, context, documents, truncated=decoded.truncated)
 
@@ -159,14 +158,6 @@ def _output(outputs: Any) -> tuple[str | None, bool]:
         return None, True
     message = next((item for item in items if "content" in item), None)
     return (None, False) if message is None else (content_text(message["content"]), False)
-
-
-def _document(item: Any) -> Document:
-    if isinstance(item, str):
-        return Document(item)
-    fields = as_dict(item)
-    content = next((fields[key] for key in _DOCUMENT_TEXT_KEYS if fields.get(key) is not None), None)
-    return Document(content, clean_id(fields.get("id")), fields.get("metadata"))
 
 
 def _metadata_value(raw: Any) -> Any:

@@ -12,6 +12,7 @@ from typing import Any
 from otel_groundedness.conventions import (
     langfuse,
     langsmith,
+    mlflow,
     openinference,
     openllmetry,
     pydantic_ai,
@@ -28,6 +29,7 @@ PRODUCERS: tuple[Producer, ...] = tuple(
             vercel_ai.PRODUCER,
             langsmith.PRODUCER,
             langfuse.PRODUCER,
+            mlflow.PRODUCER,
             pydantic_ai.PRODUCER,
             openllmetry.TRACELOOP_PRODUCER,
             openllmetry.INDEXED_PRODUCER,

@@ -4,11 +4,12 @@ and RAG frameworks (imported lazily: each runs in its own interpreter, some in t
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable
 from typing import Any
 
 from otel_groundedness.demo.fake_model_server import FakeModelServer
-from tests.instrumentation.conversation import MODEL, PROMPT, SYSTEM, TOOL_RESULT, Exchange, Telemetry
+from tests.instrumentation.conversation import MODEL, PROMPT, SYSTEM, TOOL_RESULT, TOOLS, Exchange, Telemetry
 
 # The knowledge base of the RAG flow: the figures of the answer are only in the first document.
 DOCUMENTS = (
@@ -123,6 +124,27 @@ def strands_agent(server: FakeModelServer, stream: bool, telemetry: Telemetry) -
     return Exchange(str(result).strip(), [], uses[0])
 
 
+def _chat(client: Any, messages: list[dict[str, Any]], stream: bool) -> dict[str, Any]:
+    """One chat completion with the invoice tool; the reply as a message dict (streamed or not)."""
+    if not stream:
+        reply = client.chat.completions.create(model=MODEL, messages=messages, tools=TOOLS)
+        return dict(reply.choices[0].message.model_dump(exclude_none=True))
+    text, calls = "", {}
+    for chunk in client.chat.completions.create(model=MODEL, messages=messages, tools=TOOLS, stream=True):
+        for choice in chunk.choices:
+            text += choice.delta.content or ""
+            for delta in choice.delta.tool_calls or []:
+                call = calls.setdefault(delta.index, {"id": "", "name": "", "arguments": ""})
+                call["id"] += delta.id or ""
+                call["name"] += delta.function.name or ""
+                call["arguments"] += delta.function.arguments or ""
+    tool_calls = [
+        {"id": c["id"], "type": "function", "function": {"name": c["name"], "arguments": c["arguments"]}}
+        for c in calls.values()
+    ]
+    return {"role": "assistant", "content": text or None, "tool_calls": tool_calls}
+
+
 def langfuse_client(telemetry: Telemetry) -> Callable[[], None]:
     """The Langfuse client on our tracer provider, its own exporter kept in memory: no Langfuse server."""
     from langfuse import Langfuse
@@ -144,30 +166,9 @@ def langfuse_agent(server: FakeModelServer, stream: bool, telemetry: Telemetry) 
     from langfuse import get_client, observe
     from langfuse.openai import OpenAI
 
-    from tests.instrumentation.conversation import TOOLS
-
     @observe(as_type="tool")
     def get_invoice(invoice_id: str) -> str:
         return TOOL_RESULT
-
-    def ask(client: Any, messages: list[dict[str, Any]]) -> dict[str, Any]:
-        if not stream:
-            message = client.chat.completions.create(model=MODEL, messages=messages, tools=TOOLS)
-            return dict(message.choices[0].message.model_dump(exclude_none=True))
-        text, calls = "", {}
-        for chunk in client.chat.completions.create(model=MODEL, messages=messages, tools=TOOLS, stream=True):
-            for choice in chunk.choices:
-                text += choice.delta.content or ""
-                for delta in choice.delta.tool_calls or []:
-                    call = calls.setdefault(delta.index, {"id": "", "name": "", "arguments": ""})
-                    call["id"] += delta.id or ""
-                    call["name"] += delta.function.name or ""
-                    call["arguments"] += delta.function.arguments or ""
-        tool_calls = [
-            {"id": c["id"], "type": "function", "function": {"name": c["name"], "arguments": c["arguments"]}}
-            for c in calls.values()
-        ]
-        return {"role": "assistant", "content": text or None, "tool_calls": tool_calls}
 
     call_ids: list[str] = []
 
@@ -178,13 +179,13 @@ def langfuse_agent(server: FakeModelServer, stream: bool, telemetry: Telemetry) 
             {"role": "system", "content": SYSTEM},
             {"role": "user", "content": prompt},
         ]
-        reply = ask(client, messages)
+        reply = _chat(client, messages, stream)
         call = reply["tool_calls"][0]
         messages.append({"role": "assistant", "content": None, "tool_calls": reply["tool_calls"]})
         result = get_invoice(**json.loads(call["function"]["arguments"]))
         messages.append({"role": "tool", "tool_call_id": call["id"], "content": result})
         call_ids.append(call["id"])
-        return str(ask(client, messages)["content"])
+        return str(_chat(client, messages, stream)["content"])
 
     answer = run(PROMPT)
     get_client().flush()
@@ -219,3 +220,72 @@ def langfuse_rag(server: FakeModelServer, stream: bool, telemetry: Telemetry) ->
     text = answer(RAG_QUESTION)
     get_client().flush()
     return Exchange(text, [], "")
+
+
+def mlflow_over_otlp(telemetry: Telemetry) -> Callable[[], None]:
+    """MLflow exporting OTLP (to a local sink that accepts and drops it) from the global provider: with
+    ``MLFLOW_USE_DEFAULT_TRACER_PROVIDER=false`` it adds its OTLP span processor to ours instead of
+    building an isolated provider, so the GroundednessSpanProcessor sees its spans in-process. Without
+    an OTLP endpoint MLflow would write to a local tracking store instead. The tracking URI is set
+    (and never contacted in OTLP-only mode) because mlflow-tracing 3.17.2 otherwise resolves a default
+    one through the file store, which imports ``sqlparse``, not one of its dependencies: every span
+    would then fail to start."""
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    class Sink(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            self.rfile.read(int(self.headers.get("Content-Length", 0)))
+            self.send_response(200)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+    sink = ThreadingHTTPServer(("127.0.0.1", 0), Sink)
+    threading.Thread(target=sink.serve_forever, daemon=True).start()
+    os.environ.update(
+        {
+            "MLFLOW_USE_DEFAULT_TRACER_PROVIDER": "false",
+            "MLFLOW_TRACKING_URI": f"http://127.0.0.1:{sink.server_port}",
+            "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": f"http://127.0.0.1:{sink.server_port}/v1/traces",
+            "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL": "http/protobuf",
+        }
+    )
+    global_provider(telemetry)
+    return sink.shutdown
+
+
+def mlflow_agent(server: FakeModelServer, stream: bool, telemetry: Telemetry) -> Exchange:
+    """An agent loop traced by MLflow: ``mlflow.openai.autolog()`` for the LLM calls (CHAT_MODEL spans),
+    ``@mlflow.trace`` for the agent and the tool."""
+    import mlflow
+    import openai
+    from mlflow.entities import SpanType
+
+    mlflow.openai.autolog()
+
+    @mlflow.trace(span_type=SpanType.TOOL)
+    def get_invoice(invoice_id: str) -> str:
+        return TOOL_RESULT
+
+    call_ids: list[str] = []
+
+    @mlflow.trace(span_type=SpanType.AGENT, name="invoice-agent")
+    def run(prompt: str) -> str:
+        client = openai.OpenAI(base_url=server.base_url, api_key="test-key", max_retries=0)
+        messages: list[dict[str, Any]] = [
+            {"role": "system", "content": SYSTEM},
+            {"role": "user", "content": prompt},
+        ]
+        reply = _chat(client, messages, stream)
+        call = reply["tool_calls"][0]
+        messages.append({"role": "assistant", "content": None, "tool_calls": reply["tool_calls"]})
+        result = get_invoice(**json.loads(call["function"]["arguments"]))
+        messages.append({"role": "tool", "tool_call_id": call["id"], "content": result})
+        call_ids.append(call["id"])
+        return str(_chat(client, messages, stream)["content"])
+
+    answer = run(PROMPT)
+    return Exchange(answer, [], call_ids[0])

@@ -210,6 +210,7 @@ SCENARIOS = {
     "langfuse_rag": Scenario(
         {}, ("langfuse",), frameworks.langfuse_client, frameworks.langfuse_rag, answering_server
     ),
+    "mlflow": Scenario({}, ("mlflow-tracing",), frameworks.mlflow_over_otlp, frameworks.mlflow_agent),
     "strands": Scenario({}, ("strands-agents",), frameworks.global_provider, frameworks.strands_agent),
     "strands_latest": Scenario(
         {"OTEL_SEMCONV_STABILITY_OPT_IN": "gen_ai_latest_experimental"},

@@ -28,6 +28,7 @@ SCENARIOS = (
     "strands_latest",
     "langfuse",
     "langfuse_rag",
+    "mlflow",
 )
 
 
@@ -171,3 +172,24 @@ def test_langfuse_observations_without_gen_ai_keys(mode: str) -> None:
     assert agent["is_agent"] and agent["answer"] == ANSWER
     (scored,) = scored_spans(run)
     assert scored["name"] == "OpenAI-generation"
+
+
+@pytest.mark.parametrize("mode", ["nonstream", "stream"])
+def test_mlflow_spans_over_otlp_json_encoded_inputs_and_outputs(mode: str) -> None:
+    result = live("mlflow")
+    assert result["versions"]["mlflow-tracing"] == "3.17.2"
+    run = result["runs"][mode]
+    call_id = run["exchange"]["tool_call_id"]
+    read = [span for span in run["spans"] if span["facts"]]
+    assert len(read) == len(run["spans"]) and {span["facts"]["convention"] for span in read} == {"mlflow"}
+    first, final = [span["facts"] for span in read if span["name"] == "Completions"]
+    # Streamed, MLflow's rebuilt first output has no tool calls left, only the finish reason says so.
+    assert first["tool_call_step"] is True and first["answer"] is None
+    assert final["answer"] == ANSWER and final["user_prompt"] == PROMPT
+    assert [(e["content"], e["source_id"]) for e in final["evidence"]] == [(TOOL_RESULT, call_id)]
+    (tool,) = [span["facts"] for span in read if span["name"] == "get_invoice"]
+    assert tool["is_tool"] and [(e["content"], e["name"]) for e in tool["evidence"]] == [
+        (TOOL_RESULT, "get_invoice")
+    ]
+    (agent,) = [span["facts"] for span in read if span["name"] == "invoice-agent"]
+    assert agent["is_agent"] and agent["answer"] == ANSWER
