@@ -289,3 +289,62 @@ def mlflow_agent(server: FakeModelServer, stream: bool, telemetry: Telemetry) ->
 
     answer = run(PROMPT)
     return Exchange(answer, [], call_ids[0])
+
+
+def openai_agents_traceloop(telemetry: Telemetry) -> Callable[[], None]:
+    """Traceloop's OpenAI Agents instrumentation, replacing the SDK's own trace processors (which
+    would export to OpenAI's tracing backend)."""
+    from opentelemetry.instrumentation.openai_agents import OpenAIAgentsInstrumentor
+
+    instrumentor = OpenAIAgentsInstrumentor(replace_existing_processors=True)
+    instrumentor.instrument(tracer_provider=telemetry.tracer_provider)
+    return instrumentor.uninstrument
+
+
+def openai_agents_openinference(telemetry: Telemetry) -> Callable[[], None]:
+    """OpenInference's OpenAI Agents instrumentation as the SDK's only trace processor."""
+    from openinference.instrumentation.openai_agents import OpenAIAgentsInstrumentor
+
+    instrumentor = OpenAIAgentsInstrumentor()
+    instrumentor.instrument(tracer_provider=telemetry.tracer_provider, exclusive_processor=True)
+    return instrumentor.uninstrument
+
+
+def _openai_agents_run(server: FakeModelServer, stream: bool, *, chat_completions: bool) -> Exchange:
+    import asyncio
+
+    from openai import AsyncOpenAI
+
+    from agents import Agent, OpenAIChatCompletionsModel, OpenAIResponsesModel, Runner, function_tool
+
+    @function_tool
+    def get_invoice(invoice_id: str) -> str:
+        """Look up an invoice by id."""
+        return TOOL_RESULT
+
+    client = AsyncOpenAI(base_url=server.base_url, api_key="test-key", max_retries=0)
+    model_class = OpenAIChatCompletionsModel if chat_completions else OpenAIResponsesModel
+    model = model_class(model=MODEL, openai_client=client)
+    agent = Agent(name="invoice-agent", instructions=SYSTEM, tools=[get_invoice], model=model)
+
+    async def run() -> Any:
+        if not stream:
+            return await Runner.run(agent, PROMPT)
+        result = Runner.run_streamed(agent, PROMPT)
+        async for _ in result.stream_events():
+            pass
+        return result
+
+    result = asyncio.run(run())
+    calls = [item.raw_item for item in result.new_items if item.type == "tool_call_item"]
+    return Exchange(str(result.final_output), [], str(calls[0].call_id))
+
+
+def openai_agents(server: FakeModelServer, stream: bool, telemetry: Telemetry) -> Exchange:
+    """An OpenAI Agents SDK agent with one function tool on the Responses API (the SDK's default)."""
+    return _openai_agents_run(server, stream, chat_completions=False)
+
+
+def openai_agents_chat(server: FakeModelServer, stream: bool, telemetry: Telemetry) -> Exchange:
+    """The same agent on ``OpenAIChatCompletionsModel``."""
+    return _openai_agents_run(server, stream, chat_completions=True)

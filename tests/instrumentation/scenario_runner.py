@@ -148,6 +148,8 @@ _LATEST = {
     "OTEL_INSTRUMENTATION_GENAI_EMIT_EVENT": "true",
 }
 _V2_PACKAGES = ("opentelemetry-instrumentation-openai-v2", "opentelemetry-util-genai")
+_OPENAI_AGENTS_TRACELOOP = ("openai-agents", "opentelemetry-instrumentation-openai-agents")
+_OPENAI_AGENTS_OPENINFERENCE = ("openai-agents", "openinference-instrumentation-openai-agents")
 _LEGACY_EVENTS = {"OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT": "true"}
 _OPENLLMETRY = ("opentelemetry-instrumentation-openai",)
 # The official packages on util-genai 1.x write the latest semconv only; no opt-in variable.
@@ -211,6 +213,15 @@ SCENARIOS = {
         {}, ("langfuse",), frameworks.langfuse_client, frameworks.langfuse_rag, answering_server
     ),
     "mlflow": Scenario({}, ("mlflow-tracing",), frameworks.mlflow_over_otlp, frameworks.mlflow_agent),
+    "openai_agents_traceloop": Scenario(
+        {}, _OPENAI_AGENTS_TRACELOOP, frameworks.openai_agents_traceloop, frameworks.openai_agents
+    ),
+    "openai_agents_traceloop_chat": Scenario(
+        {}, _OPENAI_AGENTS_TRACELOOP, frameworks.openai_agents_traceloop, frameworks.openai_agents_chat
+    ),
+    "openai_agents_openinference": Scenario(
+        {}, _OPENAI_AGENTS_OPENINFERENCE, frameworks.openai_agents_openinference, frameworks.openai_agents
+    ),
     "strands": Scenario({}, ("strands-agents",), frameworks.global_provider, frameworks.strands_agent),
     "strands_latest": Scenario(
         {"OTEL_SEMCONV_STABILITY_OPT_IN": "gen_ai_latest_experimental"},

@@ -29,6 +29,8 @@ SCENARIOS = (
     "langfuse",
     "langfuse_rag",
     "mlflow",
+    "openai_agents_traceloop",
+    "openai_agents_openinference",
 )
 
 
@@ -193,3 +195,38 @@ def test_mlflow_spans_over_otlp_json_encoded_inputs_and_outputs(mode: str) -> No
     ]
     (agent,) = [span["facts"] for span in read if span["name"] == "invoice-agent"]
     assert agent["is_agent"] and agent["answer"] == ANSWER
+
+
+@pytest.mark.parametrize("mode", ["nonstream", "stream"])
+def test_openai_agents_sdk_under_traceloop_and_openinference(mode: str) -> None:
+    traceloop, openinference = live("openai_agents_traceloop"), live("openai_agents_openinference")
+    assert traceloop["versions"]["openai-agents"] == "0.24.0"
+    assert traceloop["versions"]["opentelemetry-instrumentation-openai-agents"] == "0.62.4"
+    assert openinference["versions"]["openinference-instrumentation-openai-agents"] == "2.6.0"
+    for result, llm_name, conventions in (
+        (traceloop, "openai.response", ("semconv", "traceloop")),
+        (openinference, "response", ("openinference", "openinference")),
+    ):
+        run = result["runs"][mode]
+        call_id = run["exchange"]["tool_call_id"]
+        first, final = [span["facts"] for span in run["spans"] if span["name"] == llm_name]
+        assert first["tool_call_step"] is True and first["answer"] is None
+        # Traceloop: the answer from the response span's gen_ai.output.messages (semconv reader).
+        assert final["convention"] == conventions[0] and final["answer"] == ANSWER
+        assert [(e["content"], e["source_id"]) for e in final["evidence"]] == [(TOOL_RESULT, call_id)]
+        (tool,) = [span["facts"] for span in run["spans"] if span["facts"] and span["facts"]["is_tool"]]
+        assert tool["convention"] == conventions[1]
+        assert [(e["content"], e["name"]) for e in tool["evidence"]] == [(TOOL_RESULT, "get_invoice")]
+        (scored,) = scored_spans(run)
+        assert scored["name"] == llm_name and scored["groundedness"][names.ATTR_EVIDENCE_TRUNCATED] is False
+
+
+def test_openai_agents_traceloop_chat_completions_path_records_no_output() -> None:
+    """With OpenAIChatCompletionsModel, Traceloop's spans carry the input messages but no output: the
+    tool results are read, the answer never is, so no turn is scored (the README says so)."""
+    run = live("openai_agents_traceloop_chat")["runs"]["nonstream"]
+    assert run["exchange"]["answer"] == ANSWER and len(run["spans"]) == run["ended"]
+    responses = [span["facts"] for span in run["spans"] if span["name"] == "openai.response"]
+    assert len(responses) == 2 and all(facts["answer"] is None for facts in responses)
+    assert [e["content"] for e in responses[1]["evidence"]] == [TOOL_RESULT]
+    assert scored_spans(run) == []
