@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from otel_groundedness.conventions import (
+    adk,
     langfuse,
     langsmith,
     mlflow,
@@ -31,6 +32,7 @@ PRODUCERS: tuple[Producer, ...] = tuple(
             langfuse.PRODUCER,
             mlflow.PRODUCER,
             pydantic_ai.PRODUCER,
+            adk.PRODUCER,
             openllmetry.TRACELOOP_PRODUCER,
             openllmetry.INDEXED_PRODUCER,
             semconv.PRODUCER,
