@@ -11,6 +11,7 @@ from typing import Any
 
 from otel_groundedness.conventions import (
     adk,
+    crewai,
     langfuse,
     langsmith,
     mlflow,
@@ -33,6 +34,7 @@ PRODUCERS: tuple[Producer, ...] = tuple(
             mlflow.PRODUCER,
             pydantic_ai.PRODUCER,
             adk.PRODUCER,
+            crewai.PRODUCER,
             openllmetry.TRACELOOP_PRODUCER,
             openllmetry.INDEXED_PRODUCER,
             semconv.PRODUCER,
