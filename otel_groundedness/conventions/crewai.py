@@ -1,9 +1,9 @@
 """CrewAI under Traceloop's ``opentelemetry-instrumentation-crewai``: a task span
 (``traceloop.span.kind`` ``task``, provider ``crewai``) holds the task's output in
-``traceloop.entity.output`` and its instruction in ``crewai.task.description``; the crew's workflow
-span holds the crew's result in ``crewai.crew.result``. Both close a turn, with that output as its
-answer. The LLM spans (``gen_ai.input/output.messages``) are semconv; the agent spans are Traceloop
-``agent`` spans.
+``traceloop.entity.output`` and its instruction in ``crewai.task.description``; it closes a turn with
+that output as its answer. The LLM spans (``gen_ai.input/output.messages``) are semconv, the agent
+spans Traceloop ``agent`` spans, and the crew's ``crewai.workflow`` span (an ``invoke_agent`` whose
+``crewai.crew.result`` repeats the last task's output) a semconv agent span.
 """
 
 from __future__ import annotations
@@ -16,29 +16,23 @@ from otel_groundedness.records import SpanFacts, SpanRecord
 
 CONVENTION = "crewai"
 SPAN_KIND = "traceloop.span.kind"
-CREW_RESULT = "crewai.crew.result"
-GATE_KEYS = frozenset({SPAN_KIND, CREW_RESULT})
+GATE_KEYS = frozenset({SPAN_KIND})
 
 
 def read(span: SpanRecord) -> SpanFacts | None:
-    """Task and crew spans; any other span is left to the next producer (Traceloop, semconv)."""
+    """Task spans; any other span is left to the next producer (Traceloop, semconv)."""
     attributes = span.attributes
-    if text_attr(attributes, "gen_ai.provider.name", "gen_ai.system") != "crewai":
+    if (
+        text_attr(attributes, SPAN_KIND) != "task"
+        or text_attr(attributes, "gen_ai.provider.name") != "crewai"
+    ):
         return None
-    kind = text_attr(attributes, SPAN_KIND)
-    if kind == "task":
-        answer = text_attr(attributes, "traceloop.entity.output")
-        prompt = text_attr(attributes, "crewai.task.description")
-        agent_name = text_attr(attributes, "crewai.task.agent")  # the role of the task's agent
-    elif kind is None and CREW_RESULT in attributes:
-        answer, prompt, agent_name = text_attr(attributes, CREW_RESULT), None, None
-    else:
-        return None
+    agent_name = text_attr(attributes, "crewai.task.agent")  # the role of the task's agent
     return SpanFacts(
         convention=CONVENTION,
         context=replace(semconv_context(attributes, "invoke_agent"), agent_name=agent_name),
-        answer=answer,
-        user_prompt=prompt,
+        answer=text_attr(attributes, "traceloop.entity.output"),
+        user_prompt=text_attr(attributes, "crewai.task.description"),
         is_agent=True,
     )
 

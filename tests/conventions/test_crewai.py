@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from otel_groundedness.conventions import is_genai_span, read_span
+from otel_groundedness.conventions import read_span
 from tests.conventions.spans import ANSWER, PROMPT, span, text
 
 TASK = {
@@ -26,16 +26,14 @@ def test_task_span_output_is_the_turn_answer() -> None:
     assert facts.context.agent_name == "Billing analyst" and facts.context.provider == "crewai"
 
 
-def test_crew_workflow_span_result_is_the_crew_answer() -> None:
+def test_crew_workflow_span_is_a_semconv_agent_span() -> None:
     attributes = {
         "gen_ai.provider.name": "crewai",
         "gen_ai.operation.name": "invoke_agent",
-        "crewai.crew.result": ANSWER,
-        "crewai.crew.tasks_output": "[TaskOutput(...)]",
+        "crewai.crew.result": ANSWER,  # repeats the last task's output
     }
-    assert is_genai_span({"crewai.crew.result": ANSWER})
     facts = read_span(span(attributes, "crewai.workflow"))
-    assert facts is not None and facts.convention == "crewai" and facts.is_agent and facts.answer == ANSWER
+    assert facts is not None and facts.convention == "semconv" and facts.is_agent and facts.answer is None
 
 
 def test_agent_and_llm_spans_fall_to_traceloop_and_semconv() -> None:
