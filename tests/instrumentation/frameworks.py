@@ -310,6 +310,23 @@ def openai_agents_openinference(telemetry: Telemetry) -> Callable[[], None]:
     return instrumentor.uninstrument
 
 
+def openai_agents_official(telemetry: Telemetry) -> Callable[[], None]:
+    """The official GenAI packages: ``-openai-agents`` for the workflow, agent and tool spans (the SDK's
+    own exporter to OpenAI replaced), ``-openai`` for the model calls (the Responses API)."""
+    from opentelemetry.instrumentation.genai.openai import OpenAIInstrumentor
+    from opentelemetry.instrumentation.genai.openai_agents import OpenAIAgentsInstrumentor
+
+    agents, client = OpenAIAgentsInstrumentor(), OpenAIInstrumentor()
+    agents.instrument(tracer_provider=telemetry.tracer_provider, disable_openai_trace_export=True)
+    client.instrument(tracer_provider=telemetry.tracer_provider, logger_provider=telemetry.logger_provider)
+
+    def uninstrument() -> None:
+        client.uninstrument()
+        agents.uninstrument()
+
+    return uninstrument
+
+
 def _openai_agents_run(server: FakeModelServer, stream: bool, *, chat_completions: bool) -> Exchange:
     import asyncio
 

@@ -219,6 +219,12 @@ SCENARIOS = {
     "openai_agents_traceloop_chat": Scenario(
         {}, _OPENAI_AGENTS_TRACELOOP, frameworks.openai_agents_traceloop, frameworks.openai_agents_chat
     ),
+    "openai_agents_official": Scenario(
+        {"OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT": "span_only"},
+        ("openai-agents", "opentelemetry-instrumentation-genai-openai-agents", *_GENAI_OPENAI),
+        frameworks.openai_agents_official,
+        frameworks.openai_agents,
+    ),
     "openai_agents_openinference": Scenario(
         {}, _OPENAI_AGENTS_OPENINFERENCE, frameworks.openai_agents_openinference, frameworks.openai_agents
     ),

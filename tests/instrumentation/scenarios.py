@@ -19,6 +19,7 @@ COMPAT_VENVS = {
     "strands_latest": ".venv-strands",
     "genai_openai_span": ".venv-genai-openai",
     "genai_openai_event": ".venv-genai-openai",
+    "openai_agents_official": ".venv-genai-openai",
 }
 
 
@@ -47,8 +48,8 @@ def live(name: str) -> dict[str, Any]:
     if venv is None:
         return scenario(name)
     python = ROOT / venv / "bin" / "python"
-    if not python.exists():
-        ensure_legacy_venv()
+    if not python.exists():  # normally made by `make venv`; the script is idempotent
+        subprocess.run(["bash", str(ROOT / "scripts" / "install-compat-venvs.sh")], check=True, cwd=ROOT)
     return scenario(name, str(python))
 
 

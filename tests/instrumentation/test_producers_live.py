@@ -31,6 +31,7 @@ SCENARIOS = (
     "mlflow",
     "openai_agents_traceloop",
     "openai_agents_openinference",
+    "openai_agents_official",
 )
 
 
@@ -198,14 +199,18 @@ def test_mlflow_spans_over_otlp_json_encoded_inputs_and_outputs(mode: str) -> No
 
 
 @pytest.mark.parametrize("mode", ["nonstream", "stream"])
-def test_openai_agents_sdk_under_traceloop_and_openinference(mode: str) -> None:
+def test_openai_agents_sdk_under_its_three_instrumentations(mode: str) -> None:
     traceloop, openinference = live("openai_agents_traceloop"), live("openai_agents_openinference")
-    assert traceloop["versions"]["openai-agents"] == "0.24.0"
+    official = live("openai_agents_official")
+    assert traceloop["versions"]["openai-agents"] == official["versions"]["openai-agents"] == "0.24.0"
     assert traceloop["versions"]["opentelemetry-instrumentation-openai-agents"] == "0.62.4"
     assert openinference["versions"]["openinference-instrumentation-openai-agents"] == "2.6.0"
+    assert official["versions"]["opentelemetry-instrumentation-genai-openai-agents"] == "1.3b0"
     for result, llm_name, conventions in (
         (traceloop, "openai.response", ("semconv", "traceloop")),
         (openinference, "response", ("openinference", "openinference")),
+        # The official pair: -openai-agents writes workflow, agent and tool spans, -openai the chat spans.
+        (official, "chat gpt-4o-mini", ("semconv", "semconv")),
     ):
         run = result["runs"][mode]
         call_id = run["exchange"]["tool_call_id"]
