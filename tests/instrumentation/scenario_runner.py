@@ -269,6 +269,7 @@ def _report(exchange: Exchange, capture: Capture) -> dict[str, Any]:
         "spans": spans,
         "logs": logs,
         "replay": replayed,
+        "replay_skipped": dict(offline.skipped),
     }
 
 

@@ -235,3 +235,21 @@ def test_openai_agents_traceloop_chat_completions_path_records_no_output() -> No
     assert len(responses) == 2 and all(facts["answer"] is None for facts in responses)
     assert [e["content"] for e in responses[1]["evidence"]] == [TOOL_RESULT]
     assert scored_spans(run) == []
+
+
+@pytest.mark.parametrize(("name", "skips"), [("langfuse", {"duplicate": 1}), ("mlflow", {"duplicate": 1})])
+def test_healthy_turns_count_only_the_agents_duplicate_answer(name: str, skips: dict[str, int]) -> None:
+    for mode in ("nonstream", "stream"):
+        assert live(name)["runs"][mode]["replay_skipped"] == skips
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="pairing.py releases an agent span without output that closes nothing as no_answer "
+    "(docs/decisions.md, 2026-12-01); conventions/ cannot avoid it",
+)
+@pytest.mark.parametrize(
+    "name", ["openai_agents_traceloop", "openai_agents_openinference", "openai_agents_official"]
+)
+def test_openai_agents_healthy_turns_count_no_no_answer_skip(name: str) -> None:
+    assert "no_answer" not in live(name)["runs"]["nonstream"]["replay_skipped"]
