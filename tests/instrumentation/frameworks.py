@@ -365,3 +365,52 @@ def openai_agents(server: FakeModelServer, stream: bool, telemetry: Telemetry) -
 def openai_agents_chat(server: FakeModelServer, stream: bool, telemetry: Telemetry) -> Exchange:
     """The same agent on ``OpenAIChatCompletionsModel``."""
     return _openai_agents_run(server, stream, chat_completions=True)
+
+
+def mcp_agent(server: FakeModelServer, stream: bool, telemetry: Telemetry) -> Exchange:
+    """The harness agent loop (official OpenAI instrumentation for the chat spans, a manual
+    ``execute_tool`` span as an agent framework writes it) calling its tool on an in-process MCP server
+    through the MCP Python SDK, whose client and server spans repeat the call without its result."""
+    import asyncio
+
+    import openai
+    from mcp import Client
+    from mcp.server.mcpserver import MCPServer
+
+    from tests.instrumentation.conversation import AGENT_ATTRIBUTES, ask
+
+    tools = MCPServer("invoices")
+
+    @tools.tool()
+    def get_invoice(invoice_id: str) -> str:
+        """Look up an invoice by id."""
+        return TOOL_RESULT
+
+    tracer = telemetry.tracer_provider.get_tracer("invoice-harness")
+
+    async def run() -> Exchange:
+        client = openai.OpenAI(base_url=server.base_url, api_key="test-key", max_retries=0)
+        messages: list[dict[str, Any]] = [
+            {"role": "system", "content": SYSTEM},
+            {"role": "user", "content": PROMPT},
+        ]
+        with tracer.start_as_current_span("invoke_agent invoice-agent", attributes=AGENT_ATTRIBUTES):
+            _, _, calls = ask(client, messages, stream)
+            call_id, name, arguments = calls[0]
+            call = {"id": call_id, "type": "function", "function": {"name": name, "arguments": arguments}}
+            messages.append({"role": "assistant", "content": None, "tool_calls": [call]})
+            attributes = {
+                "gen_ai.operation.name": "execute_tool",
+                "gen_ai.tool.name": name,
+                "gen_ai.tool.call.id": call_id,
+            }
+            with tracer.start_as_current_span(f"execute_tool {name}", attributes=attributes) as span:
+                async with Client(tools) as session:
+                    result = await session.call_tool(name, json.loads(arguments))
+                text = "".join(block.text for block in result.content if block.type == "text")
+                span.set_attribute("gen_ai.tool.call.result", text)
+            messages.append({"role": "tool", "tool_call_id": call_id, "content": text})
+            _, answer, _ = ask(client, messages, stream)
+        return Exchange(answer, [], call_id)
+
+    return asyncio.run(run())

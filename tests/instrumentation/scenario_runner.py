@@ -77,6 +77,12 @@ def _genai_openai(telemetry: Telemetry) -> Callable[[], None]:
     return instrumentor.uninstrument
 
 
+def _openai_v2_on_global(telemetry: Telemetry) -> Callable[[], None]:
+    """The official OpenAI instrumentation, with our provider also global (the MCP SDK's tracer)."""
+    frameworks.global_provider(telemetry)
+    return _openai_v2(telemetry)
+
+
 def _openllmetry(**options: Any) -> Callable[[Telemetry], Callable[[], None]]:
     def instrument(telemetry: Telemetry) -> Callable[[], None]:
         from opentelemetry.instrumentation.openai import OpenAIInstrumentor
@@ -228,6 +234,7 @@ SCENARIOS = {
     "openai_agents_openinference": Scenario(
         {}, _OPENAI_AGENTS_OPENINFERENCE, frameworks.openai_agents_openinference, frameworks.openai_agents
     ),
+    "mcp": Scenario(_LATEST, ("mcp", *_V2_PACKAGES), _openai_v2_on_global, frameworks.mcp_agent),
     "strands": Scenario({}, ("strands-agents",), frameworks.global_provider, frameworks.strands_agent),
     "strands_latest": Scenario(
         {"OTEL_SEMCONV_STABILITY_OPT_IN": "gen_ai_latest_experimental"},

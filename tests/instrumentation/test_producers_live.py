@@ -32,6 +32,7 @@ SCENARIOS = (
     "openai_agents_traceloop",
     "openai_agents_openinference",
     "openai_agents_official",
+    "mcp",
 )
 
 
@@ -253,3 +254,23 @@ def test_healthy_turns_count_only_the_agents_duplicate_answer(name: str, skips: 
 )
 def test_openai_agents_healthy_turns_count_no_no_answer_skip(name: str) -> None:
     assert "no_answer" not in live(name)["runs"]["nonstream"]["replay_skipped"]
+
+
+@pytest.mark.parametrize("mode", ["nonstream", "stream"])
+def test_mcp_sdk_server_spans_add_no_second_copy_of_the_result(mode: str) -> None:
+    result = live("mcp")
+    assert result["versions"]["mcp"] == "2.3.0"
+    run = result["runs"][mode]
+    call_id = run["exchange"]["tool_call_id"]
+    mcp_spans = [span for span in run["spans"] if span["facts"] and span["facts"]["convention"] == "mcp"]
+    # The SDK's server spans (tools/call, tools/list, discovery) are claimed, hold no evidence, skip nothing.
+    assert "tools/call get_invoice" in {span["name"] for span in mcp_spans}
+    assert all(span["facts"]["is_tool"] and span["facts"]["evidence"] == [] for span in mcp_spans)
+    evidence = {
+        (e["content"], e["source_id"])
+        for span in run["spans"]
+        if span["facts"]
+        for e in span["facts"]["evidence"]
+    }
+    assert evidence == {(TOOL_RESULT, call_id)}
+    assert run["replay_skipped"] == {}
