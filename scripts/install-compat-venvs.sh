@@ -46,3 +46,13 @@ if [ ! -x "$GENAI_OPENAI/bin/python" ] || [ "$(cat "$GENAI_OPENAI/.installed" 2>
         "httpx==0.28.1"
     echo "$GENAI_SET" > "$GENAI_OPENAI/.installed"
 fi
+
+# Google ADK pins an older OpenTelemetry SDK (1.44) than the main venv; openai is for the test's
+# bridge from ADK's model interface to the fake model server.
+ADK=".venv-adk"
+if [ ! -x "$ADK/bin/python" ] || [ ! -f "$ADK/.installed" ]; then
+    rm -rf "$ADK"
+    "$PYTHON" -m venv "$ADK"
+    "$ADK/bin/python" -m pip install --quiet "google-adk==2.13.0" "openai==3.57.0" "httpx==0.28.1"
+    touch "$ADK/.installed"
+fi

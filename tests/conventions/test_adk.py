@@ -1,6 +1,6 @@
 """Google ADK legacy (v1) spans, shaped after google-adk 2.13.0's ``telemetry/tracing.py`` with the
-legacy schema: google-genai ``Content`` JSON in ``gcp.vertex.agent.*`` attributes (unit-tested shapes;
-ADK talks to Gemini, which the local fake model server does not speak)."""
+legacy schema: google-genai ``Content`` JSON in ``gcp.vertex.agent.*`` attributes. The same shapes from
+the real library: ``tests/instrumentation/test_producers_live.py`` (``adk_legacy``)."""
 
 from __future__ import annotations
 

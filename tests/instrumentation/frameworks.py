@@ -414,3 +414,94 @@ def mcp_agent(server: FakeModelServer, stream: bool, telemetry: Telemetry) -> Ex
         return Exchange(answer, [], call_id)
 
     return asyncio.run(run())
+
+
+def adk_agent(server: FakeModelServer, stream: bool, telemetry: Telemetry) -> Exchange:
+    """A Google ADK ``LlmAgent`` with one function tool. ADK's models speak Gemini (or go through
+    LiteLLM); here a ``BaseLlm`` subclass, ADK's extension point for other models, forwards each
+    ``LlmRequest`` to the fake model server as a chat completion. ADK traces through the global
+    provider; ``stream`` runs it in SSE mode (the model then streams and yields the whole reply)."""
+    import asyncio
+    from collections.abc import AsyncGenerator
+
+    from google.adk.agents import LlmAgent
+    from google.adk.agents.run_config import RunConfig, StreamingMode
+    from google.adk.models.base_llm import BaseLlm
+    from google.adk.models.llm_request import LlmRequest
+    from google.adk.models.llm_response import LlmResponse
+    from google.adk.runners import InMemoryRunner
+    from google.genai import types
+    from openai import OpenAI
+
+    from tests.instrumentation.conversation import ask
+
+    client = OpenAI(base_url=server.base_url, api_key="test-key", max_retries=0)
+
+    class ChatCompletionsLlm(BaseLlm):
+        async def generate_content_async(
+            self, llm_request: LlmRequest, stream: bool = False
+        ) -> AsyncGenerator[LlmResponse, None]:
+            _, text, calls = ask(client, _openai_messages(llm_request), stream)  # blocking is fine here
+            parts = [
+                types.Part(
+                    function_call=types.FunctionCall(id=call_id, name=name, args=json.loads(arguments))
+                )
+                for call_id, name, arguments in calls
+            ] or [types.Part(text=text)]
+            yield LlmResponse(content=types.Content(role="model", parts=parts), turn_complete=True)
+
+    def get_invoice(invoice_id: str) -> str:
+        """Look up an invoice by id."""
+        return TOOL_RESULT
+
+    agent = LlmAgent(
+        name="invoice_agent", model=ChatCompletionsLlm(model=MODEL), instruction=SYSTEM, tools=[get_invoice]
+    )
+    runner = InMemoryRunner(agent=agent, app_name="invoices")
+
+    async def run() -> Exchange:
+        session = await runner.session_service.create_session(app_name="invoices", user_id="user")
+        message = types.Content(role="user", parts=[types.Part(text=PROMPT)])
+        config = RunConfig(streaming_mode=StreamingMode.SSE if stream else StreamingMode.NONE)
+        answer, call_ids = "", []
+        async for event in runner.run_async(
+            user_id="user", session_id=session.id, new_message=message, run_config=config
+        ):
+            for part in (event.content.parts or []) if event.content else []:
+                if part.function_call is not None:
+                    call_ids.append(str(part.function_call.id))
+                if part.text and event.is_final_response():
+                    answer = part.text
+        return Exchange(answer, [], call_ids[0])
+
+    return asyncio.run(run())
+
+
+def _openai_messages(llm_request: Any) -> list[dict[str, Any]]:
+    """An ADK ``LlmRequest`` (google-genai contents) as Chat Completions messages."""
+    messages: list[dict[str, Any]] = []
+    system = llm_request.config.system_instruction if llm_request.config else None
+    if isinstance(system, str) and system:
+        messages.append({"role": "system", "content": system})
+    for content in llm_request.contents:
+        for part in content.parts or []:
+            if part.text:
+                role = "assistant" if content.role == "model" else "user"
+                messages.append({"role": role, "content": part.text})
+            elif part.function_call is not None:
+                call = part.function_call
+                function = {"name": call.name, "arguments": json.dumps(call.args or {})}
+                messages.append(
+                    {
+                        "role": "assistant",
+                        "content": None,
+                        "tool_calls": [{"id": call.id, "type": "function", "function": function}],
+                    }
+                )
+            elif part.function_response is not None:
+                response = part.function_response.response or {}
+                content_text = response.get("result") if set(response) == {"result"} else json.dumps(response)
+                messages.append(
+                    {"role": "tool", "tool_call_id": part.function_response.id, "content": str(content_text)}
+                )
+    return messages

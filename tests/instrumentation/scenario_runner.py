@@ -235,6 +235,18 @@ SCENARIOS = {
         {}, _OPENAI_AGENTS_OPENINFERENCE, frameworks.openai_agents_openinference, frameworks.openai_agents
     ),
     "mcp": Scenario(_LATEST, ("mcp", *_V2_PACKAGES), _openai_v2_on_global, frameworks.mcp_agent),
+    "adk_legacy": Scenario(
+        {"ADK_TELEMETRY_SCHEMA_VERSION_OPT_IN": "1"},
+        ("google-adk",),
+        frameworks.global_provider,
+        frameworks.adk_agent,
+    ),
+    "adk": Scenario(
+        {"OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT": "span_only"},
+        ("google-adk",),
+        frameworks.global_provider,
+        frameworks.adk_agent,
+    ),
     "strands": Scenario({}, ("strands-agents",), frameworks.global_provider, frameworks.strands_agent),
     "strands_latest": Scenario(
         {"OTEL_SEMCONV_STABILITY_OPT_IN": "gen_ai_latest_experimental"},

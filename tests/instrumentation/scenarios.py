@@ -20,6 +20,8 @@ COMPAT_VENVS = {
     "genai_openai_span": ".venv-genai-openai",
     "genai_openai_event": ".venv-genai-openai",
     "openai_agents_official": ".venv-genai-openai",
+    "adk": ".venv-adk",
+    "adk_legacy": ".venv-adk",
 }
 
 

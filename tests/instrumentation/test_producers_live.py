@@ -33,6 +33,8 @@ SCENARIOS = (
     "openai_agents_openinference",
     "openai_agents_official",
     "mcp",
+    "adk_legacy",
+    "adk",
 )
 
 
@@ -274,3 +276,27 @@ def test_mcp_sdk_server_spans_add_no_second_copy_of_the_result(mode: str) -> Non
     }
     assert evidence == {(TOOL_RESULT, call_id)}
     assert run["replay_skipped"] == {}
+
+
+@pytest.mark.parametrize("mode", ["nonstream", "stream"])
+def test_google_adk_legacy_and_semconv_schemas(mode: str) -> None:
+    legacy, current = live("adk_legacy"), live("adk")
+    assert legacy["versions"]["google-adk"] == current["versions"]["google-adk"] == "2.13.0"
+    # Legacy (ADK_TELEMETRY_SCHEMA_VERSION_OPT_IN=1): call_llm spans with the request's function responses.
+    run = legacy["runs"][mode]
+    call_id = run["exchange"]["tool_call_id"]
+    first, final = [span["facts"] for span in run["spans"] if span["name"] == "call_llm"]
+    assert first["convention"] == "adk_legacy" and first["tool_call_step"] and first["user_prompt"] == PROMPT
+    assert final["answer"] == ANSWER and final["user_prompt"] == PROMPT
+    # The {"result": ...} envelope ADK puts around a string return value is removed.
+    assert [(e["content"], e["source_id"]) for e in final["evidence"]] == [(TOOL_RESULT, call_id)]
+    (tool,) = [span["facts"] for span in run["spans"] if span["name"] == "execute_tool get_invoice"]
+    assert tool["convention"] == "adk_legacy"
+    assert [(e["content"], e["source_id"]) for e in tool["evidence"]] == [(TOOL_RESULT, call_id)]
+    (scored,) = scored_spans(run)
+    assert scored["name"] == "call_llm"
+    # Semconv-aligned (the default): generate_content and execute_tool spans, read as semconv.
+    run = current["runs"][mode]
+    (scored,) = scored_spans(run)
+    assert scored["name"] == "generate_content gpt-4o-mini" and scored["facts"]["convention"] == "semconv"
+    assert scored["facts"]["answer"] == ANSWER
