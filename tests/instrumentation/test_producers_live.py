@@ -38,6 +38,13 @@ SCENARIOS = (
 )
 
 
+def step_and_final(spans: list[dict[str, Any]]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The tool-calling model span and the final one, whatever order they were exported in."""
+    (step,) = [span for span in spans if span["facts"]["tool_call_step"]]
+    (final,) = [span for span in spans if not span["facts"]["tool_call_step"]]
+    return step, final
+
+
 def scored_spans(run: dict[str, Any]) -> list[dict[str, Any]]:
     return [span for span in run["spans"] if names.ATTR_SCORE in span["groundedness"]]
 
@@ -94,8 +101,11 @@ def test_langsmith_otel_mode_reads_llm_and_tool_runs(mode: str) -> None:
     call_id = run["exchange"]["tool_call_id"]
     read = [span for span in run["spans"] if span["facts"]]
     assert {span["facts"]["convention"] for span in read} == {"langsmith"}  # chain runs are not read
-    first, final = [span for span in read if span["name"] == "ChatOpenAI"]
-    assert first["facts"]["tool_call_step"] is True and first["facts"]["answer"] is None
+    # LangSmith creates and ends a run's spans when it exports them, in batches: their order varies.
+    chats = [span for span in read if span["name"] == "ChatOpenAI"]
+    (first,) = [span for span in chats if span["facts"]["tool_call_step"]]
+    (final,) = [span for span in chats if not span["facts"]["tool_call_step"]]
+    assert first["facts"]["answer"] is None
     # The final LLM run is self-contained: the ToolMessage in its prompt is the turn's evidence.
     assert final["facts"]["answer"] == ANSWER and final["facts"]["user_prompt"] == PROMPT
     assert [(e["content"], e["source_id"]) for e in final["facts"]["evidence"]] == [(TOOL_RESULT, call_id)]
@@ -133,7 +143,7 @@ def test_official_genai_openai_content_on_spans_or_in_operation_details_records(
     # span_only: the final chat span is self-contained (semconv gen_ai.input/output.messages).
     run = spans_result["runs"][mode]
     call_id = run["exchange"]["tool_call_id"]
-    first, final = [span for span in run["spans"] if span["name"].startswith("chat ")]
+    first, final = step_and_final([span for span in run["spans"] if span["name"].startswith("chat ")])
     assert first["facts"]["tool_call_step"] is True and first["facts"]["answer"] is None
     assert final["facts"]["convention"] == "semconv" and final["facts"]["answer"] == ANSWER
     assert final["facts"]["user_prompt"] == PROMPT
@@ -165,7 +175,10 @@ def test_langfuse_observations_without_gen_ai_keys(mode: str) -> None:
     call_id = run["exchange"]["tool_call_id"]
     read = {span["name"]: span for span in run["spans"] if span["facts"]}
     assert {span["facts"]["convention"] for span in read.values()} == {"langfuse"}
-    first, final = [span["facts"] for span in run["spans"] if span["name"] == "OpenAI-generation"]
+    first, final = [
+        s["facts"]
+        for s in step_and_final([span for span in run["spans"] if span["name"] == "OpenAI-generation"])
+    ]
     assert first["tool_call_step"] is True and first["answer"] is None
     # Streamed, the final generation's output is the plain text, not a message object.
     assert final["answer"] == ANSWER and final["user_prompt"] == PROMPT
@@ -188,7 +201,9 @@ def test_mlflow_spans_over_otlp_json_encoded_inputs_and_outputs(mode: str) -> No
     call_id = run["exchange"]["tool_call_id"]
     read = [span for span in run["spans"] if span["facts"]]
     assert len(read) == len(run["spans"]) and {span["facts"]["convention"] for span in read} == {"mlflow"}
-    first, final = [span["facts"] for span in read if span["name"] == "Completions"]
+    first, final = [
+        s["facts"] for s in step_and_final([span for span in read if span["name"] == "Completions"])
+    ]
     # Streamed, MLflow's rebuilt first output has no tool calls left, only the finish reason says so.
     assert first["tool_call_step"] is True and first["answer"] is None
     assert final["answer"] == ANSWER and final["user_prompt"] == PROMPT
@@ -217,7 +232,9 @@ def test_openai_agents_sdk_under_its_three_instrumentations(mode: str) -> None:
     ):
         run = result["runs"][mode]
         call_id = run["exchange"]["tool_call_id"]
-        first, final = [span["facts"] for span in run["spans"] if span["name"] == llm_name]
+        first, final = [
+            s["facts"] for s in step_and_final([span for span in run["spans"] if span["name"] == llm_name])
+        ]
         assert first["tool_call_step"] is True and first["answer"] is None
         # Traceloop: the answer from the response span's gen_ai.output.messages (semconv reader).
         assert final["convention"] == conventions[0] and final["answer"] == ANSWER
@@ -285,7 +302,9 @@ def test_google_adk_legacy_and_semconv_schemas(mode: str) -> None:
     # Legacy (ADK_TELEMETRY_SCHEMA_VERSION_OPT_IN=1): call_llm spans with the request's function responses.
     run = legacy["runs"][mode]
     call_id = run["exchange"]["tool_call_id"]
-    first, final = [span["facts"] for span in run["spans"] if span["name"] == "call_llm"]
+    first, final = [
+        s["facts"] for s in step_and_final([span for span in run["spans"] if span["name"] == "call_llm"])
+    ]
     assert first["convention"] == "adk_legacy" and first["tool_call_step"] and first["user_prompt"] == PROMPT
     assert final["answer"] == ANSWER and final["user_prompt"] == PROMPT
     # The {"result": ...} envelope ADK puts around a string return value is removed.
