@@ -144,6 +144,19 @@ class Document:
     metadata: Any = None
 
 
+_DOCUMENT_TEXT_KEYS = ("page_content", "content", "text")
+
+
+def document_item(item: Any) -> Document:
+    """A retrieved document as frameworks serialize it: a string, a LangChain or MLflow
+    ``{"page_content", "metadata", "id"}`` object, or ``{"content"|"text", "id", "metadata"}``."""
+    if isinstance(item, str):
+        return Document(item)
+    fields = as_dict(item)
+    content = next((fields[key] for key in _DOCUMENT_TEXT_KEYS if fields.get(key) is not None), None)
+    return Document(content, clean_id(fields.get("id")), fields.get("metadata"))
+
+
 def retrieval_span_facts(
     convention: str, span: SpanRecord, context: TurnContext, documents: Sequence[Document], *, truncated: bool
 ) -> SpanFacts:

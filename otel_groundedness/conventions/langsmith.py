@@ -29,7 +29,7 @@ from otel_groundedness.conventions._common import (
     turn_start,
 )
 from otel_groundedness.conventions._json import as_dict, as_list, decode
-from otel_groundedness.conventions._langchain import langchain_message
+from otel_groundedness.conventions._langchain import langchain_message, llm_output
 from otel_groundedness.conventions._producer import Producer, any_key
 from otel_groundedness.records import SpanFacts, SpanRecord
 from otel_groundedness.scoring.evidence_item import Evidence
@@ -62,7 +62,7 @@ def _read_llm(span: SpanRecord) -> SpanFacts:
         for role, fields in messages[start:]
         if role == "tool" and fields.get("content") is not None
     )
-    text, reason, calls = _output(completion.value)
+    text, reason, calls = llm_output(completion.value)
     step = asks_for_tools((reason, *finish_reasons(attributes.get("gen_ai.response.finish_reasons"))), calls)
     return SpanFacts(
         convention=CONVENTION,
@@ -106,23 +106,6 @@ def _prompt_messages(inputs: Any) -> list[tuple[str, Mapping[str, Any]]]:
     if raw and isinstance(raw[0], list | tuple):
         raw = list(raw[0])
     return [message for message in map(langchain_message, raw) if message is not None]
-
-
-def _output(outputs: Any) -> tuple[str | None, str | None, bool]:
-    """(answer text, finish reason, whether it calls tools) of an LLM run's outputs."""
-    fields = as_dict(outputs)
-    generations = as_list(fields.get("generations"))
-    if generations:
-        first = as_dict(next(iter(as_list(generations[0])), None))
-        message = langchain_message(first.get("message"))
-        calls = bool(message and message[1].get("tool_calls"))
-        reason = as_dict(first.get("generation_info")).get("finish_reason")
-        return content_text(first.get("text")), reason if isinstance(reason, str) else None, calls
-    choice = as_dict(next(iter(as_list(fields.get("choices"))), None))
-    message_fields = as_dict(choice.get("message"))
-    reason = choice.get("finish_reason")
-    text = content_text(message_fields.get("content"))
-    return text, reason if isinstance(reason, str) else None, bool(message_fields.get("tool_calls"))
 
 
 def _text(fields: Mapping[str, Any]) -> str | None:

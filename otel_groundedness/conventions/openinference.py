@@ -1,7 +1,7 @@
 """OpenInference (Arize): LLM spans with flattened ``llm.input_messages.N.message.*`` /
 ``llm.output_messages.N.message.*``, TOOL spans (``output.value``, possibly a serialized LangChain
-ToolMessage), RETRIEVER spans (``retrieval.documents.N.document.*``) and AGENT spans (the run's
-messages in ``output.value``)."""
+ToolMessage; OpenAI Agents handoffs, also TOOL spans, are skipped), RETRIEVER spans
+(``retrieval.documents.N.document.*``) and AGENT spans (the run's messages in ``output.value``)."""
 
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ def read(span: SpanRecord) -> SpanFacts | None:
     if kind == "LLM":
         return _read_llm(span)
     if kind == "TOOL":
-        return _read_tool(span)
+        return None if _is_handoff(span) else _read_tool(span)
     if kind == "RETRIEVER":
         return _read_retriever(span)
     if kind == "AGENT":
@@ -97,6 +97,14 @@ def _read_tool(span: SpanRecord) -> SpanFacts:
         call_id=clean_id(attributes.get("tool_call.id")) or call_id,
         name=text_attr(attributes, "tool.name") or as_text(name) or span.name,
     )
+
+
+def _is_handoff(span: SpanRecord) -> bool:
+    """An OpenAI Agents handoff: a TOOL span named ``handoff to <agent>`` with no tool name, whose output
+    is that agent's name (its input the agent handing off). It moves the conversation; it is no evidence."""
+    attributes = span.attributes
+    target = attributes.get("output.value")
+    return "tool.name" not in attributes and isinstance(target, str) and span.name == f"handoff to {target}"
 
 
 def _read_retriever(span: SpanRecord) -> SpanFacts:

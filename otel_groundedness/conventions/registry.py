@@ -10,7 +10,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from otel_groundedness.conventions import (
+    adk,
+    crewai,
+    langfuse,
     langsmith,
+    mcp,
+    mlflow,
     openinference,
     openllmetry,
     pydantic_ai,
@@ -26,7 +31,12 @@ PRODUCERS: tuple[Producer, ...] = tuple(
             openinference.PRODUCER,
             vercel_ai.PRODUCER,
             langsmith.PRODUCER,
+            langfuse.PRODUCER,
+            mlflow.PRODUCER,
             pydantic_ai.PRODUCER,
+            adk.PRODUCER,
+            mcp.PRODUCER,
+            crewai.PRODUCER,
             openllmetry.TRACELOOP_PRODUCER,
             openllmetry.INDEXED_PRODUCER,
             semconv.PRODUCER,

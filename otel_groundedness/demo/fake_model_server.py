@@ -1,7 +1,8 @@
 """A scripted, local OpenAI Chat Completions server for the demo and instrumentation tests.
 
-It speaks enough of ``POST /v1/chat/completions`` (JSON and SSE streaming) and ``GET /v1/models``
-for the official ``openai`` client and the libraries built on it; answers come from a script.
+It speaks enough of ``POST /v1/chat/completions`` and ``POST /v1/responses`` (JSON and SSE streaming)
+and ``GET /v1/models`` for the official ``openai`` client and the libraries built on it (the OpenAI
+Agents SDK uses the Responses API); answers come from a script.
 """
 
 from __future__ import annotations
@@ -136,6 +137,8 @@ class FakeModelServer:
 
     def _plan(self, body: Mapping[str, Any]) -> _Reply:
         messages = body.get("messages")
+        if messages is None and "input" in body:
+            messages = _responses_messages(body["input"])
         if not isinstance(messages, list):
             raise UnknownPromptError("request has no messages")
         last_user = _last_user_index(messages)
@@ -156,6 +159,7 @@ class FakeModelServer:
             content=None if tool_calls else turn.answer,
             tool_calls=tool_calls,
             prompt_tokens=sum(_word_count(_message_text(m)) for m in messages) + len(messages),
+            instructions=body.get("instructions") if isinstance(body.get("instructions"), str) else None,
         )
 
 
@@ -173,6 +177,7 @@ class _Reply:
     content: str | None
     tool_calls: tuple[_ToolCallOut, ...]
     prompt_tokens: int
+    instructions: str | None = None  # the Responses API echoes the request's instructions
 
     @property
     def finish_reason(self) -> str:
@@ -219,6 +224,83 @@ class _Reply:
         yield self._chunk({}, finish_reason=self.finish_reason)
         if include_usage:
             yield {**self._envelope("chat.completion.chunk"), "choices": [], "usage": self.usage()}
+
+    def response(self) -> dict[str, Any]:
+        """The reply as a Responses API ``response`` object."""
+        usage = {
+            "input_tokens": self.prompt_tokens,
+            "input_tokens_details": {"cached_tokens": 0},
+            "output_tokens": self.completion_tokens,
+            "output_tokens_details": {"reasoning_tokens": 0},
+            "total_tokens": self.prompt_tokens + self.completion_tokens,
+        }
+        return {**self._response_head("completed"), "output": self._output_items(), "usage": usage}
+
+    def response_events(self) -> Iterator[dict[str, Any]]:
+        """The Responses API stream: created, each output item with its text deltas, completed."""
+        yield {"type": "response.created", "response": {**self._response_head("in_progress"), "output": []}}
+        for index, item in enumerate(self._output_items()):
+            if item["type"] == "message":
+                text = item["content"][0]["text"]
+                empty = {**item, "status": "in_progress", "content": []}
+                yield {"type": "response.output_item.added", "output_index": index, "item": empty}
+                part = {"type": "output_text", "text": "", "annotations": []}
+                head = {"item_id": item["id"], "output_index": index, "content_index": 0}
+                yield {"type": "response.content_part.added", **head, "part": part}
+                for piece in _pieces(text):
+                    yield {"type": "response.output_text.delta", **head, "delta": piece, "logprobs": []}
+                yield {"type": "response.output_text.done", **head, "text": text, "logprobs": []}
+                yield {"type": "response.content_part.done", **head, "part": item["content"][0]}
+            else:
+                empty = {**item, "status": "in_progress", "arguments": ""}
+                yield {"type": "response.output_item.added", "output_index": index, "item": empty}
+                head = {"item_id": item["id"], "output_index": index}
+                yield {"type": "response.function_call_arguments.delta", **head, "delta": item["arguments"]}
+                yield {
+                    "type": "response.function_call_arguments.done",
+                    **head,
+                    "arguments": item["arguments"],
+                }
+            yield {"type": "response.output_item.done", "output_index": index, "item": item}
+        yield {"type": "response.completed", "response": self.response()}
+
+    def _output_items(self) -> list[dict[str, Any]]:
+        if self.tool_calls:
+            return [
+                {
+                    "type": "function_call",
+                    "id": f"fc_{c.id.removeprefix('call_')}",
+                    "call_id": c.id,
+                    "name": c.name,
+                    "arguments": c.arguments,
+                    "status": "completed",
+                }
+                for c in self.tool_calls
+            ]
+        text = {"type": "output_text", "text": self.content or "", "annotations": []}
+        message_id = f"msg_{self.completion_id.removeprefix('chatcmpl-')}"
+        return [
+            {
+                "type": "message",
+                "id": message_id,
+                "role": "assistant",
+                "status": "completed",
+                "content": [text],
+            }
+        ]
+
+    def _response_head(self, status: str) -> dict[str, Any]:
+        return {
+            "id": f"resp_{self.completion_id.removeprefix('chatcmpl-')}",
+            "object": "response",
+            "created_at": _CREATED,
+            "status": status,
+            "model": self.model,
+            "instructions": self.instructions,
+            "parallel_tool_calls": True,
+            "tool_choice": "auto",
+            "tools": [],
+        }
 
     def _chunk(self, delta: dict[str, Any], finish_reason: str | None = None) -> dict[str, Any]:
         choice = {"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish_reason}
@@ -275,7 +357,8 @@ class _Handler(BaseHTTPRequestHandler):
         except ValueError:
             body = None
         self.owner._record(RecordedRequest("POST", self.path, body))
-        if self.path.rstrip("/") != "/v1/chat/completions":
+        responses_api = self.path.rstrip("/") == "/v1/responses"
+        if self.path.rstrip("/") != "/v1/chat/completions" and not responses_api:
             self._send_error(HTTPStatus.NOT_FOUND, f"Unknown path {self.path}", "not_found_error")
             return
         if not isinstance(body, dict):
@@ -290,7 +373,12 @@ class _Handler(BaseHTTPRequestHandler):
                 HTTPStatus.BAD_REQUEST, f"No scripted turn for prompt: {exc}", "invalid_request_error"
             )
             return
-        if body.get("stream") is True:
+        if responses_api:
+            if body.get("stream") is True:
+                self._send_stream(reply.response_events(), events=True)
+            else:
+                self._send_json(HTTPStatus.OK, reply.response())
+        elif body.get("stream") is True:
             options = body.get("stream_options")
             include_usage = isinstance(options, dict) and options.get("include_usage") is True
             self._send_stream(reply.chunks(include_usage))
@@ -309,15 +397,18 @@ class _Handler(BaseHTTPRequestHandler):
         error = {"message": message, "type": error_type, "param": None, "code": None}
         self._send_json(status, {"error": error})
 
-    def _send_stream(self, chunks: Iterator[dict[str, Any]]) -> None:
+    def _send_stream(self, chunks: Iterator[dict[str, Any]], *, events: bool = False) -> None:
+        """SSE: Chat Completions chunks end with ``[DONE]``; Responses API events are named by type."""
         self.send_response(HTTPStatus.OK)
         self.send_header("Content-Type", "text/event-stream")
         self.send_header("Cache-Control", "no-cache")
         self.send_header("Transfer-Encoding", "chunked")
         self.end_headers()
         for chunk in chunks:
-            self._write_chunked(f"data: {json.dumps(chunk)}\n\n".encode())
-        self._write_chunked(b"data: [DONE]\n\n")
+            event = f"event: {chunk['type']}\n" if events else ""
+            self._write_chunked(f"{event}data: {json.dumps(chunk)}\n\n".encode())
+        if not events:
+            self._write_chunked(b"data: [DONE]\n\n")
         self.wfile.write(b"0\r\n\r\n")
         self.wfile.flush()
 
@@ -328,6 +419,22 @@ class _Handler(BaseHTTPRequestHandler):
 def _role(message: Any) -> str | None:
     role = message.get("role") if isinstance(message, dict) else None
     return role if isinstance(role, str) else None
+
+
+def _responses_messages(items: Any) -> list[Any]:
+    """Responses API input as chat messages: a string is the user message, a function call output a
+    tool message, items with a role are messages (their ``input_text`` parts carry ``text``)."""
+    if isinstance(items, str):
+        return [{"role": "user", "content": items}]
+    messages: list[Any] = []
+    for item in items if isinstance(items, list) else []:
+        if not isinstance(item, dict):
+            continue
+        if item.get("type") == "function_call_output":
+            messages.append({"role": "tool", "content": item.get("output")})
+        elif "role" in item:
+            messages.append(item)
+    return messages
 
 
 def _last_user_index(messages: list[Any]) -> int | None:

@@ -174,3 +174,20 @@ def test_redacted_or_missing_documents_are_not_captured() -> None:
     del hidden["retrieval.documents.1.document.content"]
     facts = read_span(span(hidden))
     assert facts is not None and facts.evidence == () and facts.content_captured is False
+
+
+def test_openai_agents_handoff_tool_span_is_not_evidence() -> None:
+    # openinference-instrumentation-openai-agents 2.6.0: a handoff is a TOOL span without tool.name,
+    # named after its target, with the two agents' names as input and output.
+    handoff = {
+        "openinference.span.kind": "TOOL",
+        "input.value": "triage-agent",
+        "output.value": "invoice-agent",
+    }
+    assert read_span(span(handoff, "handoff to invoice-agent")) is None
+    # A function tool that happens to return a plain word is still evidence.
+    tool = {**handoff, "tool.name": "route"}
+    facts = read_span(span(tool, "handoff to invoice-agent"))
+    assert facts is not None and [e.content for e in facts.evidence] == ["invoice-agent"]
+    other = read_span(span(handoff, "route"))
+    assert other is not None and other.is_tool

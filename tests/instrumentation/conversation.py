@@ -166,7 +166,7 @@ def run_conversation(server: FakeModelServer, *, stream: bool, tracer: Tracer | 
             {"role": "system", "content": SYSTEM},
             {"role": "user", "content": PROMPT},
         ]
-        first_id, _, calls = _ask(client, messages, stream)
+        first_id, _, calls = ask(client, messages, stream)
         call_id, name, arguments = calls[0]
         messages.append(
             {
@@ -185,7 +185,7 @@ def run_conversation(server: FakeModelServer, *, stream: bool, tracer: Tracer | 
         }
         with _span(tracer, f"execute_tool {name}", tool_attributes):
             messages.append({"role": "tool", "tool_call_id": call_id, "content": TOOL_RESULT})
-        final_id, answer, _ = _ask(client, messages, stream)
+        final_id, answer, _ = ask(client, messages, stream)
     return Exchange(answer, [first_id, final_id], call_id)
 
 
@@ -201,7 +201,7 @@ def _span(tracer: Tracer | None, name: str, attributes: dict[str, Any]) -> Itera
         yield
 
 
-def _ask(
+def ask(
     client: openai.OpenAI, messages: list[dict[str, Any]], stream: bool
 ) -> tuple[str, str, list[tuple[str, str, str]]]:
     """One completion: (response id, text, tool calls as (id, name, arguments))."""

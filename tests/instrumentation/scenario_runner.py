@@ -67,6 +67,22 @@ def _openai_v2(telemetry: Telemetry) -> Callable[[], None]:
     return instrumentor.uninstrument
 
 
+def _genai_openai(telemetry: Telemetry) -> Callable[[], None]:
+    from opentelemetry.instrumentation.genai.openai import OpenAIInstrumentor
+
+    instrumentor = OpenAIInstrumentor()
+    instrumentor.instrument(
+        tracer_provider=telemetry.tracer_provider, logger_provider=telemetry.logger_provider
+    )
+    return instrumentor.uninstrument
+
+
+def _openai_v2_on_global(telemetry: Telemetry) -> Callable[[], None]:
+    """The official OpenAI instrumentation, with our provider also global (the MCP SDK's tracer)."""
+    frameworks.global_provider(telemetry)
+    return _openai_v2(telemetry)
+
+
 def _openllmetry(**options: Any) -> Callable[[Telemetry], Callable[[], None]]:
     def instrument(telemetry: Telemetry) -> Callable[[], None]:
         from opentelemetry.instrumentation.openai import OpenAIInstrumentor
@@ -138,14 +154,33 @@ _LATEST = {
     "OTEL_INSTRUMENTATION_GENAI_EMIT_EVENT": "true",
 }
 _V2_PACKAGES = ("opentelemetry-instrumentation-openai-v2", "opentelemetry-util-genai")
+_OPENAI_AGENTS_TRACELOOP = ("openai-agents", "opentelemetry-instrumentation-openai-agents")
+_OPENAI_AGENTS_OPENINFERENCE = ("openai-agents", "openinference-instrumentation-openai-agents")
 _LEGACY_EVENTS = {"OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT": "true"}
 _OPENLLMETRY = ("opentelemetry-instrumentation-openai",)
+# The official packages on util-genai 1.x write the latest semconv only; no opt-in variable.
+_GENAI_OPENAI = ("opentelemetry-instrumentation-genai-openai", "opentelemetry-util-genai")
 SCENARIOS = {
     "openai_v2_latest": Scenario(_LATEST, _V2_PACKAGES, _openai_v2, _openai_conversation),
     "openai_v2_legacy_events": Scenario(
         {"OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT": "true"},
         _V2_PACKAGES,
         _openai_v2,
+        _openai_conversation,
+    ),
+    "genai_openai_span": Scenario(
+        {"OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT": "span_only"},
+        _GENAI_OPENAI,
+        _genai_openai,
+        _openai_conversation,
+    ),
+    "genai_openai_event": Scenario(
+        {
+            "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT": "event_only",
+            "OTEL_INSTRUMENTATION_GENAI_EMIT_EVENT": "true",
+        },
+        _GENAI_OPENAI,
+        _genai_openai,
         _openai_conversation,
     ),
     "openllmetry": Scenario({}, _OPENLLMETRY, _openllmetry(), _openai_conversation),
@@ -178,6 +213,39 @@ SCENARIOS = {
         frameworks.global_provider,
         frameworks.langchain_rag,
         answering_server,
+    ),
+    "langfuse": Scenario({}, ("langfuse",), frameworks.langfuse_client, frameworks.langfuse_agent),
+    "langfuse_rag": Scenario(
+        {}, ("langfuse",), frameworks.langfuse_client, frameworks.langfuse_rag, answering_server
+    ),
+    "mlflow": Scenario({}, ("mlflow-tracing",), frameworks.mlflow_over_otlp, frameworks.mlflow_agent),
+    "openai_agents_traceloop": Scenario(
+        {}, _OPENAI_AGENTS_TRACELOOP, frameworks.openai_agents_traceloop, frameworks.openai_agents
+    ),
+    "openai_agents_traceloop_chat": Scenario(
+        {}, _OPENAI_AGENTS_TRACELOOP, frameworks.openai_agents_traceloop, frameworks.openai_agents_chat
+    ),
+    "openai_agents_official": Scenario(
+        {"OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT": "span_only"},
+        ("openai-agents", "opentelemetry-instrumentation-genai-openai-agents", *_GENAI_OPENAI),
+        frameworks.openai_agents_official,
+        frameworks.openai_agents,
+    ),
+    "openai_agents_openinference": Scenario(
+        {}, _OPENAI_AGENTS_OPENINFERENCE, frameworks.openai_agents_openinference, frameworks.openai_agents
+    ),
+    "mcp": Scenario(_LATEST, ("mcp", *_V2_PACKAGES), _openai_v2_on_global, frameworks.mcp_agent),
+    "adk_legacy": Scenario(
+        {"ADK_TELEMETRY_SCHEMA_VERSION_OPT_IN": "1"},
+        ("google-adk",),
+        frameworks.global_provider,
+        frameworks.adk_agent,
+    ),
+    "adk": Scenario(
+        {"OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT": "span_only"},
+        ("google-adk",),
+        frameworks.global_provider,
+        frameworks.adk_agent,
     ),
     "strands": Scenario({}, ("strands-agents",), frameworks.global_provider, frameworks.strands_agent),
     "strands_latest": Scenario(
@@ -220,6 +288,7 @@ def _report(exchange: Exchange, capture: Capture) -> dict[str, Any]:
         "spans": spans,
         "logs": logs,
         "replay": replayed,
+        "replay_skipped": dict(offline.skipped),
     }
 
 

@@ -14,7 +14,15 @@ RUNNER = Path(__file__).with_name("scenario_runner.py")
 LEGACY_PYTHON = ROOT / ".venv-openllmetry-legacy" / "bin" / "python"
 # Scenarios whose libraries conflict with the main venv, and the venv scripts/install-compat-venvs.sh
 # makes for them.
-COMPAT_VENVS = {"strands": ".venv-strands", "strands_latest": ".venv-strands"}
+COMPAT_VENVS = {
+    "strands": ".venv-strands",
+    "strands_latest": ".venv-strands",
+    "genai_openai_span": ".venv-genai-openai",
+    "genai_openai_event": ".venv-genai-openai",
+    "openai_agents_official": ".venv-genai-openai",
+    "adk": ".venv-adk",
+    "adk_legacy": ".venv-adk",
+}
 
 
 @functools.cache
@@ -42,8 +50,8 @@ def live(name: str) -> dict[str, Any]:
     if venv is None:
         return scenario(name)
     python = ROOT / venv / "bin" / "python"
-    if not python.exists():
-        ensure_legacy_venv()
+    if not python.exists():  # normally made by `make venv`; the script is idempotent
+        subprocess.run(["bash", str(ROOT / "scripts" / "install-compat-venvs.sh")], check=True, cwd=ROOT)
     return scenario(name, str(python))
 
 

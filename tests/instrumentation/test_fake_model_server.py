@@ -149,3 +149,26 @@ def test_concurrent_requests_get_distinct_ids_and_stop_is_clean() -> None:
     server.stop()
     with pytest.raises(RuntimeError):
         _ = server.base_url
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_responses_api_function_call_then_answer(server: FakeModelServer, stream: bool) -> None:
+    client = _client(server)
+    tools = [{"type": "function", "name": "get_invoice", "parameters": TOOLS[0]["function"]["parameters"]}]
+    first = client.responses.create(model="gpt-4o-mini", input=PROMPT, tools=tools, instructions="Be brief.")
+    (call,) = first.output
+    assert call.type == "function_call" and call.name == "get_invoice"
+    assert json.loads(call.arguments) == {"invoice_id": "INV-2210"} and first.instructions == "Be brief."
+    items = [
+        {"role": "user", "content": [{"type": "input_text", "text": PROMPT}]},
+        call.model_dump(exclude_none=True),
+        {"type": "function_call_output", "call_id": call.call_id, "output": '{"total": 1243500}'},
+    ]
+    if not stream:
+        final = client.responses.create(model="gpt-4o-mini", input=items, tools=tools)
+    else:
+        with client.responses.stream(model="gpt-4o-mini", input=items, tools=tools) as events:
+            deltas = [event.delta for event in events if event.type == "response.output_text.delta"]
+            final = events.get_final_response()
+        assert "".join(deltas) == ANSWER
+    assert final.output_text == ANSWER and final.usage is not None and final.usage.output_tokens > 0
