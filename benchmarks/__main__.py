@@ -1,7 +1,8 @@
 """Run the benchmark modules: every ``benchmarks/*_bench.py`` exposing ``main()``.
 
-``--only NAME`` runs the modules whose name contains NAME (``scoring``, ``extract``, ``processor``);
-``--quick`` sets ``BENCH_QUICK=1``, which the scoring cases read to run fewer iterations.
+``--only NAME`` runs the modules whose name contains NAME (``scoring``, ``adversarial``, ``extract``,
+``processor``);
+``--quick`` sets ``BENCH_QUICK=1``, which the scoring and adversarial cases read to run fewer iterations.
 """
 
 from __future__ import annotations
