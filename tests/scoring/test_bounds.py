@@ -130,7 +130,7 @@ def test_json_text_deeper_than_the_parser_is_scanned_as_flat_text_and_reported()
     assert report.label == "grounded"  # the keyed number survives the flat scan
     assert report.evidence_truncated and report.evidence_truncation_reasons == ("json_too_deep",)
     (verdict,) = report.verdicts
-    assert verdict.citation is not None and verdict.citation.path == "$..total"
+    assert verdict.citation is not None and verdict.citation.text == "1243500"
 
 
 def test_json_text_within_the_parser_limit_is_parsed_and_walked() -> None:
@@ -172,9 +172,9 @@ def near_miss_answer(count: int) -> str:
 
 def test_an_exhausted_budget_leaves_the_rest_unchecked_and_says_so() -> None:
     answer, evidence = near_miss_answer(200), dense_evidence(3000)
-    full = score(answer, evidence)
+    full = score(answer, evidence, policy=GroundednessPolicy(work_budget=1 << 40))
     assert not full.budget_exceeded and full.atoms_unchecked == 0 and full.total_atoms == 200
-    small = score(answer, evidence, policy=GroundednessPolicy(work_budget=500))
+    small = score(answer, evidence, policy=GroundednessPolicy(work_budget=5000))
     assert small.budget_exceeded
     assert 0 < small.total_atoms < 200
     assert small.total_atoms + small.atoms_unchecked == 200
@@ -215,17 +215,20 @@ awkward_text = st.lists(
     ),
     max_size=30,
 ).map("".join)
+# Past 4,300 digits str(int) raises; made by a function so hypothesis never has to print one.
+huge_ints = st.integers(min_value=300, max_value=5000).map(lambda digits: 10**digits)
 awkward_scalars = st.one_of(
     st.none(),
     st.booleans(),
     st.integers(),
-    st.integers(min_value=10**300, max_value=10**5000),
-    st.sampled_from([math.nan, math.inf, -math.inf, 10**5000, -(10**400), Unprintable()]),
+    huge_ints,
+    huge_ints.map(lambda value: -value),
+    st.sampled_from([math.nan, math.inf, -math.inf, Unprintable()]),
     st.floats(allow_nan=True, allow_infinity=True),
     st.binary(max_size=20),
     awkward_text,
 )
-awkward_keys = st.one_of(awkward_text, st.integers(), st.sampled_from([10**5000, None, math.nan, 1.5]))
+awkward_keys = st.one_of(awkward_text, st.integers(), huge_ints, st.sampled_from([None, math.nan, 1.5]))
 awkward_values = st.recursive(
     awkward_scalars,
     lambda children: st.one_of(
