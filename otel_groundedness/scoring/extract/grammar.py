@@ -168,19 +168,32 @@ def suffix_table(pack: LocalePack) -> dict[str, Suffix]:
 
 def _short_bare(pack: LocalePack, table: dict[str, Suffix], short: int) -> str:
     """A guard at a figure's second character that fails the figure when the scanner would drop it:
-    fewer than ``short`` digits (so no year), no sign, currency or letter before it, and a
-    character after it that neither continues the figure nor starts a suffix. Junk such as
-    "1,1,1,..." then costs the regex engine alone; anything in doubt is left to the scanner.
+    fewer than ``short`` digits (so no year), no sign, currency or letter before it (nor before the
+    one space before it), and after it nothing that continues the figure or starts a suffix. Junk
+    such as "1,1,1,..." then costs the regex engine alone; anything in doubt is left to the scanner.
     """
     if short < 2:
         return ""
     lead = re.escape("".join(sorted(LEAD_CHARS)))
-    # A space may stand before a suffix ("12 kg"): it is never where a guarded figure stops.
-    marks = {char for char in pack.group_separators + pack.decimal_separator + "." if not char.isspace()}
-    separators = re.escape("".join(sorted(marks)))
+    # A decimal mark (or a "." read as one) continues a figure before a digit, a group mark only
+    # before a whole group; one space continues it before a suffix ("12 kg"), or before a whole
+    # group where spaces group thousands ("12 345").
+    decimal = {pack.decimal_separator, "."}
+    group = {char for char in pack.group_separators if not char.isspace()} - decimal
+    marks = re.escape("".join(sorted(decimal | group)))
     suffix_starts = re.escape("".join(sorted({word[0] for word in table if not re.match(r"\w", word[0])})))
-    stop = rf"[^\w\s{separators}{suffix_starts}]|[{separators}](?![0-9])|\Z"
-    return rf"(?!(?<=[^\w\s{lead}].)[0-9]{{0,{short - 2}}}(?:{stop}))"
+    space_group = "|[0-9]{3}" if any(char.isspace() for char in pack.group_separators) else ""
+    stop = (
+        rf"[^\w\s{marks}{suffix_starts}]|[{re.escape(''.join(sorted(decimal)))}](?![0-9])"
+        rf"|{_SPACE}(?![^\W\d_]|[{suffix_starts}]{space_group})|\Z"
+    )
+    if group:
+        stop += rf"|[{re.escape(''.join(sorted(group)))}](?![0-9]{{3}})"
+    # Not led: the character before is neither a word, space nor lead character, or it is one space
+    # after a digit, a lower-case letter or punctuation (the scanner reads a space after a lead
+    # character or a capital as leading).
+    unled = rf"(?<=[^\w\s{lead}].)|(?<=[0-9a-z,.;:!?)\]}}\"'\\]{_SPACE}.)"
+    return rf"(?!(?:{unled})[0-9]{{0,{short - 2}}}(?:{stop}))"
 
 
 def _digit_branches(pack: LocalePack, anchored: bool, short: int) -> str:
