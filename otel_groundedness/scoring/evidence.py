@@ -73,30 +73,30 @@ def render_path(path: Path) -> str | None:
         return None
     keys: list[str | int | _Somewhere] = []
     link: Path = path
-    while link is not None and len(keys) <= _RENDERED_KEYS:
+    while link is not None:
+        if len(keys) == _RENDERED_KEYS:
+            keys.append(SOMEWHERE)
+            break
         link, key = link
         keys.append(key)
-    if link is not None:
-        keys[-1] = SOMEWHERE
     parts = ["$"]
+    gap = False  # after an unknown stretch a bracket needs its own "." too: $..[3], as $..total has
     for key in reversed(keys):
         if isinstance(key, _Somewhere):
             parts.append(".")
+            gap = True
             continue
-        part = _render_key(key)
-        # After an unknown stretch a bracket needs its own "." too: $..[3], as $..total has.
-        parts.append("." + part if parts[-1] == "." and part[0] == "[" else part)
+        if isinstance(key, int):
+            part = f"[{key}]"
+        elif len(key) > _RENDERED_KEY_CHARS:
+            part = f"[{json.dumps(key[:_RENDERED_KEY_CHARS] + '…', ensure_ascii=False)}]"
+        elif key.isascii() and key.isidentifier():  # [A-Za-z_][A-Za-z0-9_]*
+            part = f".{key}"
+        else:
+            part = f"[{json.dumps(key, ensure_ascii=False)}]"
+        parts.append("." + part if gap and part[0] == "[" else part)
+        gap = False
     return "".join(parts)
-
-
-def _render_key(key: str | int) -> str:
-    if isinstance(key, int):
-        return f"[{key}]"
-    if len(key) > _RENDERED_KEY_CHARS:
-        return f"[{json.dumps(key[:_RENDERED_KEY_CHARS] + '…', ensure_ascii=False)}]"
-    if key.isascii() and key.isidentifier():  # [A-Za-z_][A-Za-z0-9_]*
-        return f".{key}"
-    return f"[{json.dumps(key, ensure_ascii=False)}]"
 
 
 def path_labels(path: Path) -> list[str]:
@@ -366,13 +366,28 @@ class _Walker:
         currency: str | None,
         decodes: int,
     ) -> bool:
-        """Read a list's items until one is a container (pushed: False) or none is left (True)."""
+        """Read a list's items until one holds a container (pushed: False) or none is left (True)."""
         stack = self._stack
         depth = len(stack)
         for position, child in pairs:
+            if type(child) is dict:
+                # A record of a list of records is read here, and its frame pushed only if it holds
+                # a container in turn: ``_mapping`` never reads a container itself, so the
+                # interpreter's stack stays this shallow at any depth.
+                if self.remaining <= 0:
+                    self._cut()
+                    return True
+                self.remaining -= min(self.remaining, _CONTAINER_COST)
+                own = None if _CURRENCY_KEY_SET.isdisjoint(child) else _sibling_currency(child)
+                items = iter(child.items())
+                child_path = (path, position)
+                if not self._mapping(items, child, child_path, own, decodes):
+                    stack.insert(-1, (True, items, child, child_path, own, decodes))  # under its child
+                    return False
+                continue
             self._value(child, (path, position), siblings, currency, decodes)
             if len(stack) != depth:
-                return not stack  # a child container was pushed, or the walk was cut
+                return not stack  # a container was pushed, or the walk was cut
         return True
 
     def _mapping(

@@ -89,23 +89,6 @@ class Scan:
         text, floor = self.text, self.floor
         start, end = m.span()
         core_end = m.end("q_core")
-        if core_end - start < self.short and core_end == end:
-            # Fewer characters than the digit floor (so no year either) and nothing after: the
-            # rule below drops it unless something leads it. Decided here first, because junk
-            # the grammar's own guard lets through can hold thousands of these.
-            before = text[start - 1] if start > floor else "\n"
-            if before in _SPACES:
-                two_before = text[start - 2] if start - 1 > floor else "\n"
-                led = two_before in LEAD_CHARS or two_before.isupper()
-            else:
-                led = before in LEAD_CHARS or before.isalpha()
-            if not led:
-                return None
-        int_digits, frac = self._split(text[start:core_end])
-        suffix_word, currency_word = m.group("q_suf", "q_cur")
-        suffix = self.grammar.suffixes[suffix_word] if suffix_word else None
-        if suffix is not None and suffix.role == "glued_unit" and text[core_end] in _SPACES:
-            suffix, end = None, core_end  # "5 s": single-letter units count only when glued
         before = text[start - 1] if start > floor else "\n"
         two_before = text[start - 2] if start - 1 > floor else "\n"
         led = (
@@ -113,6 +96,16 @@ class Scan:
             or before.isalpha()
             or (before in _SPACES and (two_before in LEAD_CHARS or two_before.isupper()))
         )
+        if not led and core_end == end and core_end - start < self.short:
+            # Fewer characters than the digit floor (so no year), nothing after, nothing before:
+            # the rule below drops it. Decided before any parsing, because junk the grammar's
+            # own guard lets through can hold thousands of these.
+            return None
+        int_digits, frac = self._split(text[start:core_end])
+        suffix_word, currency_word = m.group("q_suf", "q_cur")
+        suffix = self.grammar.suffixes[suffix_word] if suffix_word else None
+        if suffix is not None and suffix.role == "glued_unit" and text[core_end] in _SPACES:
+            suffix, end = None, core_end  # "5 s": single-letter units count only when glued
         is_year = (
             suffix is None and core_end - start == len(int_digits) == 4 and "1900" <= int_digits <= "2099"
         )
