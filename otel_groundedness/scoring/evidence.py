@@ -23,6 +23,10 @@ from otel_groundedness.scoring.report import TruncationReason
 # JSON strings nested inside JSON strings (a tool message whose content is a JSON document) are
 # decoded this many levels deep; deeper layers are scanned as text (reason ``json_too_deep``).
 _MAX_JSON_DECODES = 3
+# Containers nested deeper are not walked (reason ``max_depth``). Not for safety (the walk keeps
+# its own stack) but for work: each level costs a few microseconds, and the byte cap alone would
+# allow 130,000 of them. JSON text never gets near it (Python's parser stops near 1,000 levels).
+MAX_DEPTH = 10_000
 _PLAIN_NUMBER = re.compile(r"-?\d{1,30}(?:\.\d{1,30})?")
 # Without a relative-date anchor every atom holds a digit, an "@", "://" or "www.": other strings
 # are skipped without calling the extractor.
@@ -338,6 +342,9 @@ class _Walker:
         elif value is None or kind is bool:
             self.remaining -= _EMPTY_COST
         elif kind is dict or kind is list or isinstance(value, Mapping | list | tuple):
+            if len(self._stack) >= MAX_DEPTH:
+                self.reasons.add("max_depth")
+                return
             remaining = self.remaining
             self.remaining = remaining - _CONTAINER_COST if remaining > _CONTAINER_COST else 0
             if kind is dict or isinstance(value, Mapping):  # a plain dict skips the ABC check
@@ -370,7 +377,7 @@ class _Walker:
         stack = self._stack
         depth = len(stack)
         for position, child in pairs:
-            if type(child) is dict:
+            if type(child) is dict and depth < MAX_DEPTH:
                 # A record of a list of records is read here, and its frame pushed only if it holds
                 # a container in turn: ``_mapping`` never reads a container itself, so the
                 # interpreter's stack stays this shallow at any depth.

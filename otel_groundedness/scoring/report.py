@@ -18,11 +18,11 @@ Label: TypeAlias = Literal[
 ]
 # A normalised atom value: a number, an ISO date (readings joined by "|"), an identifier string.
 NormalizedValue: TypeAlias = float | str | None
-# Why evidence was read incompletely, or as flat text instead of JSON. The scorer reports the first
-# three; ``content_truncated`` is the turn's own flag (content cut before it reached the scorer),
-# added by the telemetry layer.
+# Why evidence was read incompletely, or as flat text instead of JSON. The scorer reports all but
+# ``content_truncated``: the turn's own flag (content cut before it reached the scorer), added by
+# the telemetry layer.
 TruncationReason: TypeAlias = Literal[
-    "max_evidence_bytes", "unparseable_json", "json_too_deep", "content_truncated"
+    "max_evidence_bytes", "max_depth", "unparseable_json", "json_too_deep", "content_truncated"
 ]
 TRUNCATION_REASONS: tuple[TruncationReason, ...] = get_args(TruncationReason)
 

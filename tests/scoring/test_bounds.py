@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from otel_groundedness.scoring import Evidence, GroundednessPolicy, GroundednessReport, score
+from otel_groundedness.scoring.evidence import MAX_DEPTH
 from otel_groundedness.scoring.index import NEAR_MAX_CHARS
 from otel_groundedness.scoring.report import TRUNCATION_REASONS
 from tests.scoring.test_properties import TOKENS, check_invariants
@@ -114,7 +115,7 @@ def nested(depth: int, leaf: object) -> object:
     return value
 
 
-@pytest.mark.parametrize("depth", [400, 5000, 50_000])
+@pytest.mark.parametrize("depth", [400, 5000, MAX_DEPTH - 2])
 def test_deep_evidence_is_walked_and_supports_the_answer(depth: int) -> None:
     report = score("The total is $1,243,500.", [nested(depth, {"total": 1243500})])
     assert report.label == "grounded"
@@ -122,6 +123,12 @@ def test_deep_evidence_is_walked_and_supports_the_answer(depth: int) -> None:
     (verdict,) = report.verdicts
     assert verdict.citation is not None and verdict.citation.path is not None
     assert verdict.citation.path.endswith(".total") and len(verdict.citation.path) < 400
+
+
+def test_evidence_past_the_depth_bound_is_reported_not_silently_lost() -> None:
+    report = score("The total is $1,243,500.", [nested(MAX_DEPTH * 5, {"total": 1243500})])
+    assert report.evidence_truncation_reasons == ("max_depth",) and report.evidence_truncated
+    assert [v.verdict for v in report.verdicts] == ["unsupported"]
 
 
 def test_json_text_deeper_than_the_parser_is_scanned_as_flat_text_and_reported() -> None:
