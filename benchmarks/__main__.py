@@ -1,10 +1,10 @@
 """Run the benchmark modules: every ``benchmarks/*_bench.py`` exposing ``main()``.
 
-``--only NAME`` runs the modules whose name contains NAME (``scoring``, ``extract``, ``processor``,
-``replay``, ``gateway``); ``--quick`` sets ``BENCH_QUICK=1``, which the scoring cases read to run fewer
-iterations, the replay case to replay a smaller recording and the gateway case to send less.
-``--replay-mb N`` sets the size of the recording the replay case generates, ``--replay-file PATH``
-replays that file instead.
+``--only NAME`` runs the modules whose name contains NAME (``scoring``, ``adversarial``, ``extract``,
+``processor``, ``replay``, ``gateway``); ``--quick`` sets ``BENCH_QUICK=1``, which the scoring and
+adversarial cases read to run fewer iterations, the replay case to replay a smaller recording and the
+gateway case to send less. ``--replay-mb N`` sets the size of the recording the replay case generates,
+``--replay-file PATH`` replays that file instead.
 """
 
 from __future__ import annotations

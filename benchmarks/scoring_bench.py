@@ -203,7 +203,8 @@ def cases() -> list[Case]:
             [adversarial(100 * 1024, 2)],
             20 // min(scale, 4),
             None,
-            GroundednessPolicy(max_answer_chars=1 << 20),  # read whole, past the default 32K-char cap
+            # Read and judged whole, past the default 32K-char cap and work budget.
+            GroundednessPolicy(max_answer_chars=1 << 20, work_budget=1 << 40),
         ),
         Case(
             "(e) 4 KB answer vs 10x4 KB number-dense JSON",
@@ -225,8 +226,8 @@ def cases() -> list[Case]:
 def linearity() -> None:
     """Time per KB of input at 1 MB ÷ at 10 KB, for growing evidence and for adversarial text."""
     rng = random.Random(7)
-    # Caps lifted so both sides are read whole: this measures growth, not the caps.
-    policy = GroundednessPolicy(max_evidence_bytes=4 << 20, max_answer_chars=4 << 20)
+    # Caps lifted so both sides are read and judged whole: this measures growth, not the caps.
+    policy = GroundednessPolicy(max_evidence_bytes=4 << 20, max_answer_chars=4 << 20, work_budget=1 << 40)
     answer = answer_from([tool_output(4096, rng)], 1024, rng)
     shapes: list[tuple[str, Callable[[int], Case]]] = [
         ("evidence", lambda size: Case("", answer, [json.dumps(tool_output(size, rng))], 0, None, policy)),

@@ -1,7 +1,8 @@
 """``EvidenceIndex``: the evidence's atoms and raw scalars, indexed by kind and value.
 
-Built once per ``score`` call; every lookup costs O(candidates), never evidence × answer. Each
-structure is built on first use, so an answer without dates never pays for a date index.
+Built once per ``score`` call; every lookup costs O(candidates), never evidence × answer, and
+charges what it reads to the call's ``WorkBudget``. Each structure is built on first use, so an
+answer without dates never pays for a date index.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import TypeAlias
 
 from otel_groundedness.scoring import context
 from otel_groundedness.scoring.atoms import ATOM_KINDS, Atom, CalendarDate, Identifier, Quantity
+from otel_groundedness.scoring.budget import CANDIDATE, PROBE, WorkBudget
 from otel_groundedness.scoring.digits import VariantWindows
 from otel_groundedness.scoring.evidence import Corpus, Fragment, RawScalar, path_labels, render_path
 from otel_groundedness.scoring.report import Citation
@@ -30,6 +32,9 @@ YEAR_RANGE = range(1900, 2100)  # raw JSON integers in this range also count as 
 # and evidence that repeats one value thousands of times must not make each lookup O(n).
 PER_RANGE = 32
 PER_WINDOW = 8
+# Identifiers up to this length are near-matched (one edit); longer ones (hex runs, tails of
+# thousands of characters) only exactly. A full SHA-256 hex digest is 64 characters.
+NEAR_MAX_CHARS = 64
 
 DateReading = tuple[int | None, int | None, int | None]
 DateKey = tuple[int, int | None, int | None, int | None]  # (component mask, y, m, d projected)
@@ -118,24 +123,27 @@ class _NumericGroup:
     value until then.
     """
 
-    __slots__ = ("corpus", "entries", "fenced", "name", "values")
+    __slots__ = ("budget", "corpus", "entries", "fenced", "name", "values")
 
     def __init__(
         self,
         name: str,
         values: list[float],
         entries: list[Hit] | list[int] | None,
+        budget: WorkBudget,
         corpus: Corpus | None = None,
     ) -> None:
         """``entries[i]`` is what ``values[i]`` stands for; ``None``: the corpus scalar at position i."""
         order = sorted(range(len(values)), key=values.__getitem__)
         self.name = name
+        self.budget = budget
         self.corpus = corpus
         self.values = [values[i] for i in order]
         self.entries: Sequence[Hit | int] = order if entries is None else [entries[i] for i in order]
         self.fenced: list[float] | None = None
 
     def _hit(self, position: int) -> Hit:
+        self.budget.left -= CANDIDATE  # every candidate a lookup reads passes here
         entry = self.entries[position]
         if isinstance(entry, Hit):
             return entry
@@ -144,6 +152,7 @@ class _NumericGroup:
 
     def within(self, low: float, high: float) -> Iterator[Hit]:
         """Hits in [low, high], at most ``PER_RANGE`` of them (evidence repeating one value costs O(1))."""
+        self.budget.left -= PROBE
         values = self.values
         position = bisect.bisect_left(values, low)
         end = min(len(values), position + PER_RANGE)
@@ -158,6 +167,8 @@ class _NumericGroup:
             self.fenced = [*self.values, math.inf]  # a fence: every window start can be read
         fenced = self.fenced
         runs, firsts, lasts = windows
+        budget = self.budget
+        budget.left -= PROBE * len(runs)
         if negative:
             firsts, lasts = list(map(operator.neg, lasts)), list(map(operator.neg, firsts))
         # Bisect every run's span, then every window of the runs holding a value, and keep those
@@ -165,6 +176,7 @@ class _NumericGroup:
         # reach Python.
         first_values = map(fenced.__getitem__, map(bisect.bisect_left, repeat(fenced), firsts))
         for centers, unit, reach in compress(runs, map(operator.le, first_values, lasts)):
+            budget.left -= PROBE * len(centers)
             scaled = [center * unit for center in centers]
             if negative:
                 lows, highs = [-(at + reach) for at in scaled], [-(at - reach) for at in scaled]
@@ -183,6 +195,7 @@ class _NumericGroup:
 
     def nearest(self, target: float, low: float, high: float, limit: int) -> list[Hit]:
         """Up to ``limit`` hits in [low, high], nearest to ``target`` first."""
+        self.budget.left -= PROBE
         values = self.values
         right = bisect.bisect_left(values, target)
         left = right - 1
@@ -229,10 +242,14 @@ class EvidenceIndex:
         corpus: Corpus,
         extract: Callable[[str], list[Atom]],
         wanted: EvidenceNeeds | None = None,
+        budget: WorkBudget | None = None,
     ) -> None:
         """``wanted`` names the evidence atoms the caller's lookups can return (``None``: all);
-        the others are extracted (they still shadow overlapping figures) but not indexed."""
+        the others are extracted (they still shadow overlapping figures) but not indexed.
+        ``budget`` is charged by every lookup (``None``: a budget of its own that never stops
+        anything, since only the caller decides what to do when it runs out)."""
         self._corpus = corpus
+        self.budget = budget or WorkBudget(0)
         self._numeric_hits: dict[str, list[Hit]] = {"money": [], "percent": [], "number": []}
         self._date_atoms: list[_DateAtom] = []
         self._identifier_hits: list[Hit] = []
@@ -242,8 +259,7 @@ class EvidenceIndex:
         self._dates: dict[int, dict[DateKey, list[tuple[_DateEntry, DateReading]]]] = {}
         self._readings: list[tuple[_DateAtom, DateReading, int]] | None = None
         self._identifiers: dict[tuple[str, str], list[Hit]] | None = None
-        self._identifier_neighbours: dict[tuple[str, str], list[Hit]] | None = None
-        self._identifier_prefixes: dict[tuple[str, str], list[Hit]] | None = None
+        self._identifier_forms: dict[str, list[str]] | None = None
 
     def _extract_all(self, extract: Callable[[str], list[Atom]], wanted: EvidenceNeeds) -> None:
         occurrences: dict[str, list[Fragment]] = {}
@@ -299,17 +315,18 @@ class EvidenceIndex:
         if built is None:
             corpus = self._corpus
             values = corpus.scalar_values
+            budget = self.budget
             if name == "raw":
-                built = _NumericGroup(name, values, None, corpus)
+                built = _NumericGroup(name, values, None, budget, corpus)
             elif name == "fraction":
                 fractions = [i for i, value in enumerate(values) if -1.0 <= value <= 1.0]
-                built = _NumericGroup(name, [values[i] * 100.0 for i in fractions], fractions, corpus)
+                built = _NumericGroup(name, [values[i] * 100.0 for i in fractions], fractions, budget, corpus)
             elif name == "minor":
                 minor = self._minor_units()
-                built = _NumericGroup(name, [values[i] / 100.0 for i in minor], minor, corpus)
+                built = _NumericGroup(name, [values[i] / 100.0 for i in minor], minor, budget, corpus)
             else:
                 hits = self._numeric_hits[name]
-                built = _NumericGroup(name, [hit.number for hit in hits], hits)
+                built = _NumericGroup(name, [hit.number for hit in hits], hits, budget)
             self._groups[name] = built
         return built
 
@@ -346,8 +363,9 @@ class EvidenceIndex:
         table = self._dates.get(mask)
         if table is None:
             table = self._dates[mask] = self._date_table(mask)
-        bucket = table.get(_date_key(mask, reading), ())
-        return [(self._date_hit(entry), matched) for entry, matched in bucket[:PER_RANGE]]
+        head = table.get(_date_key(mask, reading), ())[:PER_RANGE]
+        self.budget.left -= PROBE + CANDIDATE * len(head)
+        return [(self._date_hit(entry), matched) for entry, matched in head]
 
     def _date_hit(self, entry: _DateEntry) -> Hit:
         if isinstance(entry, int):  # a raw integer read as a year
@@ -387,57 +405,96 @@ class EvidenceIndex:
     # --- identifiers -------------------------------------------------------------------------
 
     def identifiers(self, shape: str, normalized: str) -> list[Hit]:
+        """Every occurrence of the identifier ``normalized`` of ``shape``, in document order."""
+        self.budget.left -= PROBE
+        return self._by_form().get((shape, normalized), [])
+
+    def _by_form(self) -> dict[tuple[str, str], list[Hit]]:
         if self._identifiers is None:
             table: dict[tuple[str, str], list[Hit]] = defaultdict(list)
             for hit in self._identifier_hits:
                 assert isinstance(hit.value, Identifier)
                 table[(hit.value.shape, hit.value.normalized)].append(hit)
             self._identifiers = table
-        return self._identifiers.get((shape, normalized), [])
+        return self._identifiers
 
     def identifiers_near(self, shape: str, normalized: str) -> list[Hit]:
-        """Identifiers of ``shape`` that may be one edit from ``normalized`` (callers confirm).
+        """Identifiers of ``shape`` one edit from ``normalized`` (a substitution, insertion, deletion
+        or adjacent swap), the first occurrence of each; none when ``normalized`` is longer than
+        ``NEAR_MAX_CHARS``.
 
-        Two strings one substitution, insertion, deletion or adjacent swap apart share a key of
-        their one-deletion neighbourhoods, so candidates come from at most len + 1 buckets. A
-        bucket is read up to a fixed depth: a thousand near-identical ids cost no more than ten.
+        A deletion or a swap gives one string each, looked up as it is. A substituted or inserted
+        character at position i can only be one that follows ``normalized[:i]`` in some evidence
+        identifier: those are read off the sorted forms one jump per distinct character, so the
+        cost is bounded by the length and the alphabet, never by how many similar identifiers the
+        evidence holds, and no lookup builds a neighbourhood of every evidence identifier.
         """
-        if self._identifier_neighbours is None:
-            table: dict[tuple[str, str], list[Hit]] = defaultdict(list)
-            for hit in self._identifier_hits:
-                assert isinstance(hit.value, Identifier)
-                for key in _deletions(hit.value.normalized):
-                    bucket = table[(hit.value.shape, key)]
-                    if len(bucket) < _BUCKET_DEPTH:
-                        bucket.append(hit)
-            self._identifier_neighbours = table
-        found: list[Hit] = []
-        for key in _deletions(normalized):
-            found.extend(self._identifier_neighbours.get((shape, key), ()))
+        length = len(normalized)
+        forms = self._sorted_forms().get(shape) if length <= NEAR_MAX_CHARS else None
+        if not forms:
+            return []
+        variants: dict[str, None] = {}  # insertion-ordered: the citation never depends on the hash seed
+        for i in range(length):
+            variants[normalized[:i] + normalized[i + 1 :]] = None
+            if i + 1 < length:
+                variants[normalized[:i] + normalized[i + 1] + normalized[i] + normalized[i + 2 :]] = None
+        jumps = 0
+        for i in range(length + 1):
+            head, rest, after = normalized[:i], normalized[i:], normalized[i + 1 :]
+            position = bisect.bisect_left(forms, head)
+            while position < len(forms) and forms[position].startswith(head):
+                form = forms[position]
+                if len(form) == i:  # ``head`` itself: no character follows
+                    position += 1
+                    continue
+                char = form[i]
+                variants[head + char + after] = None  # substituted
+                variants[head + char + rest] = None  # inserted
+                jumps += 1
+                position = _past(forms, head + char, position)
+        variants.pop(normalized, None)
+        table = self._by_form()
+        found = [table[(shape, variant)][0] for variant in variants if (shape, variant) in table]
+        self.budget.left -= PROBE * (len(variants) + jumps) + CANDIDATE * len(found)
         return found
 
-    def identifiers_with_prefix(self, shape: str, prefix: str) -> list[Hit]:
-        """Identifiers of ``shape`` whose normalized form starts with ``prefix`` (indexed by its length)."""
-        if self._identifier_prefixes is None:
-            table: dict[tuple[str, str], list[Hit]] = defaultdict(list)
+    def identifier_extending(self, shape: str, prefix: str) -> Hit | None:
+        """The first occurrence of the smallest identifier of ``shape`` (of at most
+        ``NEAR_MAX_CHARS + 1`` characters) that is ``prefix`` followed by more: the source of an
+        abbreviated form."""
+        self.budget.left -= PROBE
+        forms = self._sorted_forms().get(shape)
+        if not forms:
+            return None
+        position = bisect.bisect_right(forms, prefix)  # past ``prefix`` itself
+        if position < len(forms) and forms[position].startswith(prefix):
+            return self._by_form()[(shape, forms[position])][0]
+        return None
+
+    def _sorted_forms(self) -> dict[str, list[str]]:
+        """Per shape, the distinct normalized forms one edit from a near-matched identifier can
+        have (at most ``NEAR_MAX_CHARS + 1`` characters), sorted; built on first use."""
+        if self._identifier_forms is None:
+            forms: dict[str, set[str]] = defaultdict(set)
             for hit in self._identifier_hits:
                 assert isinstance(hit.value, Identifier)
-                table[(hit.value.shape, hit.value.normalized[: len(prefix)])].append(hit)
-            self._identifier_prefixes = table
-        return self._identifier_prefixes.get((shape, prefix), [])
+                if len(hit.value.normalized) <= NEAR_MAX_CHARS + 1:
+                    forms[hit.value.shape].add(hit.value.normalized)
+            self._identifier_forms = {shape: sorted(distinct) for shape, distinct in forms.items()}
+        return self._identifier_forms
+
+
+def _past(forms: list[str], prefix: str, position: int) -> int:
+    """The first position at or after ``position`` whose form does not start with ``prefix``."""
+    last = prefix[-1]
+    if last < "\U0010ffff":  # every form starting with ``prefix`` sorts below its successor
+        return bisect.bisect_left(forms, prefix[:-1] + chr(ord(last) + 1), position)
+    while position < len(forms) and forms[position].startswith(prefix):
+        position += 1
+    return position
 
 
 YEAR, MONTH, DAY = 4, 2, 1
-_BUCKET_DEPTH = 16
-
-
-def _deletions(text: str) -> list[str]:
-    """``text`` and every string one character shorter, without repeats, in a fixed order.
-
-    The order decides which near-miss identifier a lookup finds first (and so cites); a set would
-    make that depend on the process's hash seed.
-    """
-    return list(dict.fromkeys([text, *(text[:i] + text[i + 1 :] for i in range(len(text)))]))
 
 
 def date_mask(reading: DateReading) -> int:

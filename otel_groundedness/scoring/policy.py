@@ -31,6 +31,8 @@ class GroundednessPolicy:
     (beyond it: unsupported). ``min_alert_score``: below it a turn is labelled ``ungrounded``.
     ``max_evidence_bytes``: evidence scanned per call; the rest is cut and flagged.
     ``max_answer_chars``: answer text checked per call; atoms past it are not checked (flagged).
+    ``work_budget``: units of lookup work one call may spend judging atoms (see ``scoring.budget``);
+    atoms left when it runs out get no verdict (flagged).
     ``min_number_digits``: bare numbers with fewer digits are ignored as noise. ``locale``: the
     date-order and separator pack. ``label_rule``: which rule drives ``label``. ``anchor_date``:
     resolves relative dates ("yesterday"); without it they are not extracted.
@@ -42,6 +44,7 @@ class GroundednessPolicy:
     min_alert_score: float = 0.8
     max_evidence_bytes: int = 262_144
     max_answer_chars: int = 32_768
+    work_budget: int = 50_000
     min_number_digits: int = 4
     locale: str = "en-US"
     label_rule: LabelRule = "atom_ratio"
@@ -68,6 +71,12 @@ class GroundednessPolicy:
             _is_int(self.max_answer_chars) and self.max_answer_chars > 0,
             "max_answer_chars",
             self.max_answer_chars,
+            "a positive integer",
+        )
+        _require(
+            _is_int(self.work_budget) and self.work_budget > 0,
+            "work_budget",
+            self.work_budget,
             "a positive integer",
         )
         _require(
@@ -122,6 +131,7 @@ class GroundednessPolicy:
             "min_alert_score": self.min_alert_score,
             "max_evidence_bytes": self.max_evidence_bytes,
             "max_answer_chars": self.max_answer_chars,
+            "work_budget": self.work_budget,
             "min_number_digits": self.min_number_digits,
             "locale": self.locale,
             "label_rule": self.label_rule,
@@ -202,6 +212,7 @@ _ENV_PARSERS: dict[str, Callable[[str], Any]] = {
     "min_alert_score": _parse_float,
     "max_evidence_bytes": _parse_int,
     "max_answer_chars": _parse_int,
+    "work_budget": _parse_int,
     "min_number_digits": _parse_int,
     "locale": str,
     "label_rule": str,

@@ -8,9 +8,9 @@ such turns had nothing to check, so they must not be averaged into dashboards as
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Literal, TypeAlias
+from typing import Any, Literal, TypeAlias, get_args
 
 Verdict: TypeAlias = Literal["supported", "contradicted", "unsupported"]
 Label: TypeAlias = Literal[
@@ -18,6 +18,19 @@ Label: TypeAlias = Literal[
 ]
 # A normalised atom value: a number, an ISO date (readings joined by "|"), an identifier string.
 NormalizedValue: TypeAlias = float | str | None
+# Why evidence was read incompletely, or as flat text instead of JSON. The scorer reports all but
+# ``content_truncated``: the turn's own flag (content cut before it reached the scorer), added by
+# the telemetry layer.
+TruncationReason: TypeAlias = Literal[
+    "max_evidence_bytes", "max_depth", "unparseable_json", "json_too_deep", "content_truncated"
+]
+TRUNCATION_REASONS: tuple[TruncationReason, ...] = get_args(TruncationReason)
+
+
+def ordered_reasons(reasons: Iterable[TruncationReason]) -> tuple[TruncationReason, ...]:
+    """Each reason once, in vocabulary order (a stable attribute value)."""
+    present = set(reasons)
+    return tuple(reason for reason in TRUNCATION_REASONS if reason in present)
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +128,10 @@ class GroundednessReport:
     ``sentence_score`` is the share of sentences (with atoms) whose atoms are all supported.
     ``rule`` names the rule that produced ``label``. ``answer_truncated`` says the answer was longer
     than ``policy.max_answer_chars`` and atoms past that point were not checked.
+    ``evidence_truncation_reasons`` says why evidence was cut or read as flat text
+    (``evidence_truncated`` is true exactly when it is non-empty). ``budget_exceeded`` says the
+    per-call work budget ran out: the last ``atoms_unchecked`` atoms got no verdict and are not
+    counted in ``total_atoms`` nor in any rule.
     """
 
     score: float | None
@@ -130,6 +147,9 @@ class GroundednessReport:
     sentence_score: float | None
     rule: str
     answer_truncated: bool = False
+    evidence_truncation_reasons: tuple[TruncationReason, ...] = ()
+    budget_exceeded: bool = False
+    atoms_unchecked: int = 0
 
     @property
     def verdicts(self) -> list[AtomVerdict]:
@@ -151,6 +171,9 @@ class GroundednessReport:
             "sentence_score": self.sentence_score,
             "rule": self.rule,
             "answer_truncated": self.answer_truncated,
+            "evidence_truncation_reasons": list(self.evidence_truncation_reasons),
+            "budget_exceeded": self.budget_exceeded,
+            "atoms_unchecked": self.atoms_unchecked,
         }
 
     def to_json(self, *, indent: int | None = None) -> str:
@@ -161,4 +184,5 @@ class GroundednessReport:
         fields = dict(data)
         for name in ("supported", "contradicted", "unsupported"):
             fields[name] = tuple(AtomVerdict.from_dict(item) for item in fields[name])
+        fields["evidence_truncation_reasons"] = tuple(fields.get("evidence_truncation_reasons", ()))
         return cls(**fields)

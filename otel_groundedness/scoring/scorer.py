@@ -9,13 +9,21 @@ from typing import Any
 
 from otel_groundedness.scoring import rules
 from otel_groundedness.scoring.atoms import Atom, CalendarDate, Quantity
+from otel_groundedness.scoring.budget import ATOM, WorkBudget
 from otel_groundedness.scoring.context import AtomContext
 from otel_groundedness.scoring.evidence import collect
 from otel_groundedness.scoring.evidence_item import Evidence
 from otel_groundedness.scoring.extract import extract_atoms
 from otel_groundedness.scoring.index import DateReading, EvidenceIndex
 from otel_groundedness.scoring.policy import GroundednessPolicy
-from otel_groundedness.scoring.report import AtomVerdict, GroundednessReport, Label, NormalizedValue
+from otel_groundedness.scoring.report import (
+    AtomVerdict,
+    GroundednessReport,
+    Label,
+    NormalizedValue,
+    TruncationReason,
+    ordered_reasons,
+)
 from otel_groundedness.scoring.sentences import sentence_spans
 from otel_groundedness.scoring.verdicts import Judgement, evidence_needs, judge
 
@@ -32,7 +40,9 @@ def score(
     """Check the hard facts of ``answer`` against ``evidence`` (the tool results of the same turn).
 
     ``evidence`` is an iterable of items (str, JSON-like values, JSON documents as str, or
-    ``Evidence``); a single str, mapping or ``Evidence`` counts as one item and ``None`` as none.
+    ``Evidence``); a single str, bytes, mapping, ``Evidence`` or other non-iterable value counts as
+    one item and ``None`` as none. Never raises because of what the answer or the evidence holds;
+    its work is bounded by the policy's caps and ``work_budget``.
     """
     if not isinstance(answer, str):
         raise TypeError(f"answer must be a str, got {type(answer).__name__}")
@@ -54,23 +64,36 @@ def score(
     atoms = extract(text)
     no_evidence = not corpus.has_tool_evidence
     if not atoms:
-        return _report(policy, [], [], no_evidence, corpus.truncated, answer_truncated)
-    index = EvidenceIndex(corpus, extract, evidence_needs(atoms))
+        return _report(policy, [], [], no_evidence, corpus.reasons, answer_truncated, 0)
+    budget = WorkBudget(policy.work_budget)
+    index = EvidenceIndex(corpus, extract, evidence_needs(atoms), budget)
     spans = sentence_spans(text, atoms)
     sentence_of = _sentence_numbers(atoms, spans)
     verdicts = []
     for position, (atom, sentence) in enumerate(zip(atoms, sentence_of, strict=True)):
+        if budget.spent:
+            break  # the rest are reported unchecked: no verdict ever comes from a cut-short search
+        budget.left -= ATOM
         previous_end = atoms[position - 1].end if position else 0
         next_start = atoms[position + 1].start if position + 1 < len(atoms) else len(text)
         around = AtomContext(text, atom.start, atom.end, spans[sentence], (previous_end, next_start))
         verdicts.append(_verdict(atom, judge(atom, index, around, policy.contradicted_band)))
-    return _report(policy, verdicts, sentence_of, no_evidence, corpus.truncated, answer_truncated)
+    checked = len(verdicts)
+    return _report(
+        policy,
+        verdicts,
+        sentence_of[:checked],
+        no_evidence,
+        corpus.reasons,
+        answer_truncated,
+        len(atoms) - checked,
+    )
 
 
 def _items(evidence: Iterable[Any] | Evidence | Mapping[str, Any] | str | None) -> Iterable[Any]:
     if evidence is None:
         return ()
-    if isinstance(evidence, str | bytes | Mapping | Evidence):
+    if isinstance(evidence, str | bytes | Mapping | Evidence) or not isinstance(evidence, Iterable):
         return (evidence,)
     return evidence
 
@@ -128,8 +151,9 @@ def _report(
     verdicts: list[AtomVerdict],
     sentence_of: list[int],
     no_evidence: bool,
-    truncated: bool,
+    truncation: set[TruncationReason],
     answer_truncated: bool,
+    unchecked: int,
 ) -> GroundednessReport:
     outcome = [verdict.verdict for verdict in verdicts]
     supported = tuple(v for v in verdicts if v.verdict == "supported")
@@ -154,10 +178,13 @@ def _report(
         unsupported=unsupported,
         no_factual_content=not verdicts,
         no_evidence=no_evidence,
-        evidence_truncated=truncated,
+        evidence_truncated=bool(truncation),
         label=label,
         strict_pass=strict,
         sentence_score=sentences,
         rule=policy.label_rule,
         answer_truncated=answer_truncated,
+        evidence_truncation_reasons=ordered_reasons(truncation),
+        budget_exceeded=unchecked > 0,
+        atoms_unchecked=unchecked,
     )

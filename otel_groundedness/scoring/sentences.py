@@ -7,7 +7,9 @@ from collections.abc import Sequence
 
 from otel_groundedness.scoring.atoms import Atom
 
-_BOUNDARY = re.compile(r"[.!?]+(?=\s|$)|\n")
+# A run of marks is tried from its first mark only: read from each of its marks in turn, a long
+# run not followed by a space would cost its length squared.
+_BOUNDARY = re.compile(r"(?<![.!?])[.!?]++(?=\s|$)|\n")
 _WORD_BEFORE = re.compile(r"([^\W\d_][\w.]{0,10})$")
 # A period after these words (and after dotted tokens such as "U.S" or "e.g") ends no sentence.
 _ABBREVIATION_TEXT = (

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from otel_groundedness.scoring.atoms import NUMERIC_KINDS, Atom, AtomKind, CalendarDate, Identifier, Quantity
+from otel_groundedness.scoring.budget import PROBE
 from otel_groundedness.scoring.context import AtomContext
 from otel_groundedness.scoring.digits import (
     MAX_MANTISSA_DIGITS,
@@ -215,6 +216,7 @@ def _digit_relation(
         candidates = (hit for name in groups for hit in index.group(name).within(low, high))
     else:
         windows = variant_windows(reduced)
+        index.budget.left -= PROBE * len(windows.runs)  # building them
         candidates = (hit for name in groups for hit in index.group(name).in_windows(windows, negative))
     for hit in candidates:
         reason = relation(reduced, hit.number)
@@ -329,10 +331,9 @@ def _judge_identifier(
         return Judgement("supported", "exact" if exact else "reformatted", exact or hits[0])
     normalized = identifier.normalized
     if identifier.shape == "hash" and len(normalized) >= _HASH_PREFIX:
-        for hit in index.identifiers_with_prefix("hash", normalized[:_HASH_PREFIX]):
-            assert isinstance(hit.value, Identifier)
-            if hit.value.normalized.startswith(normalized):
-                return Judgement("supported", "within_precision", hit)  # an abbreviated commit hash
+        source = index.identifier_extending("hash", normalized)
+        if source is not None:
+            return Judgement("supported", "within_precision", source)  # an abbreviated commit hash
     if identifier.shape == "ticket" and normalized[:1] == "#" and normalized[1:].isdigit():
         judgement = _numbered_ticket(normalized[1:], index, around)
         if judgement is not None:

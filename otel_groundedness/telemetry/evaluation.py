@@ -8,9 +8,10 @@ from collections.abc import Sequence
 
 from otel_groundedness.evaluator import Evaluator
 from otel_groundedness.scoring import AtomVerdict, GroundednessReport
+from otel_groundedness.scoring.report import TruncationReason, ordered_reasons
 from otel_groundedness.telemetry import names
 
-AttributeValue = str | bool | int | float
+AttributeValue = str | bool | int | float | tuple[str, ...]
 
 # The explanation is free text on a log record; keep it readable in one line of a log viewer.
 _MAX_LISTED_ATOMS = 3
@@ -30,7 +31,14 @@ def provenance_attributes(evaluator: Evaluator) -> dict[str, AttributeValue]:
 def span_attributes(
     report: GroundednessReport, evidence_truncated: bool, evaluator: Evaluator
 ) -> dict[str, AttributeValue]:
-    """Attributes added to the scored span (``gen_ai.evaluation.groundedness.*``); None values omitted."""
+    """Attributes added to the scored span (``gen_ai.evaluation.groundedness.*``); None values omitted.
+
+    ``evidence_truncated`` is the turn's own flag (content cut before scoring), reported as the
+    reason ``content_truncated`` next to the scorer's reasons.
+    """
+    reasons: list[TruncationReason] = list(report.evidence_truncation_reasons)
+    if evidence_truncated:
+        reasons.append("content_truncated")
     attributes: dict[str, AttributeValue] = {
         **provenance_attributes(evaluator),
         names.ATTR_LABEL: report.label,
@@ -40,7 +48,11 @@ def span_attributes(
         names.ATTR_ATOMS_UNSUPPORTED: len(report.unsupported),
         names.ATTR_EVIDENCE_TRUNCATED: bool(report.evidence_truncated or evidence_truncated),
         names.ATTR_ANSWER_TRUNCATED: report.answer_truncated,
+        names.ATTR_BUDGET_EXCEEDED: report.budget_exceeded,
+        names.ATTR_ATOMS_UNCHECKED: report.atoms_unchecked,
     }
+    if reasons:
+        attributes[names.ATTR_EVIDENCE_TRUNCATION_REASONS] = ordered_reasons(reasons)
     if report.score is not None:
         attributes[names.ATTR_SCORE] = float(report.score)
         attributes[names.ATTR_SCORE_PERCENT] = round(report.score * 100)
@@ -75,6 +87,8 @@ def explanation(report: GroundednessReport) -> str:
     if report.no_evidence:
         return f"{report.total_atoms} hard facts in the answer but no evidence to check them against"
     parts = [f"{len(report.supported)} of {report.total_atoms} atoms supported"]
+    if report.budget_exceeded:
+        parts.append(f"{report.atoms_unchecked} more not checked (work budget)")
     if report.contradicted:
         parts.append("contradicted: " + _listing(report.contradicted, with_reason=True))
     if report.unsupported:

@@ -87,7 +87,8 @@ class GroundednessInstruments:
         return [Observation(1, attributes)]
 
     def record_evaluation(self, report: GroundednessReport, context: TurnContext, duration_s: float) -> None:
-        """One evaluated turn: its label, its score (scored labels only), its atoms and its cost."""
+        """One evaluated turn: its label, its score (scored labels only), its atoms, whether it ran out
+        of work budget, and its cost."""
         turn = {
             names.ATTR_EVALUATION_NAME: names.EVALUATION_NAME,
             names.ATTR_PROVIDER: context.provider,
@@ -104,6 +105,9 @@ class GroundednessInstruments:
         for verdict in (*report.supported, *report.contradicted, *report.unsupported):
             values = {**turn, names.ATTR_ATOM_KIND: verdict.kind, names.ATTR_ATOM_VERDICT: verdict.verdict}
             atoms.add(1, _select(names.METRIC_ATOMS, values))
+        if report.budget_exceeded:
+            budget = names.METRIC_BUDGET_EXCEEDED
+            self._counters[budget.name].add(1, _select(budget, turn))
         self._histograms[names.METRIC_DURATION.name].record(duration_s, _select(names.METRIC_DURATION, turn))
 
     def record_skip(self, reason: str) -> None:

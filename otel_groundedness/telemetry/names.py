@@ -33,6 +33,10 @@ ATTR_ATOMS_CONTRADICTED = SPAN_PREFIX + "atoms.contradicted"
 ATTR_ATOMS_UNSUPPORTED = SPAN_PREFIX + "atoms.unsupported"
 ATTR_EVIDENCE_TRUNCATED = SPAN_PREFIX + "evidence_truncated"
 ATTR_ANSWER_TRUNCATED = SPAN_PREFIX + "answer_truncated"
+# string[]: why evidence was cut or read as flat text (scoring.report.TruncationReason); only when any
+ATTR_EVIDENCE_TRUNCATION_REASONS = SPAN_PREFIX + "evidence_truncation_reasons"
+ATTR_BUDGET_EXCEEDED = SPAN_PREFIX + "budget_exceeded"  # the work budget ran out; some atoms unchecked
+ATTR_ATOMS_UNCHECKED = SPAN_PREFIX + "atoms.unchecked"  # atoms left without a verdict by the budget
 ATTR_STRICT_PASS = SPAN_PREFIX + "strict_pass"
 ATTR_SENTENCE_SCORE = SPAN_PREFIX + "sentence_score"
 # Provenance, on the span and the evaluation event/record. The semconv proposal for
@@ -147,6 +151,13 @@ METRIC_EVICTED = MetricSpec(
     "Traces dropped from the pairing buffer before completion, by reason (max_traces, max_bytes, ttl)",
     (ATTR_EVICTION_REASON,),
 )
+METRIC_BUDGET_EXCEEDED = MetricSpec(
+    "groundedness.scoring.budget_exceeded",
+    "counter",
+    "{turn}",
+    "Turns whose scoring ran out of its work budget, leaving some atoms unchecked",
+    _TURN_ATTRS,
+)
 METRIC_DURATION = MetricSpec(
     "groundedness.scoring.duration",
     "histogram",
@@ -171,6 +182,7 @@ METRICS: tuple[MetricSpec, ...] = (
     METRIC_QUEUE_DROPPED,
     METRIC_QUEUE_SIZE,
     METRIC_EVICTED,
+    METRIC_BUDGET_EXCEEDED,
     METRIC_DURATION,
     METRIC_EVALUATOR_INFO,
 )

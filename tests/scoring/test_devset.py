@@ -38,6 +38,7 @@ class Outcome:
 class Run:
     outcomes: list[Outcome] = field(default_factory=list)
     unwanted_atoms: list[tuple[str, str]] = field(default_factory=list)
+    over_budget: list[str] = field(default_factory=list)
     cases: int = 0
 
 
@@ -57,6 +58,8 @@ def run() -> Run:
         result.cases += 1
         policy = GroundednessPolicy.from_dict(case.get("policy", {}))
         report = score(case["answer"], case["evidence"], user_prompt=case.get("user_prompt"), policy=policy)
+        if report.budget_exceeded:
+            result.over_budget.append(case["id"])
         by_text: dict[str, list[Any]] = {}
         for verdict in report.verdicts:
             by_text.setdefault(verdict.text, []).append(verdict)
@@ -120,3 +123,7 @@ def test_agreement_stays_above_the_floor(run: Run) -> None:
 
 def test_names_and_codes_that_are_not_identifiers_are_not_atoms(run: Run) -> None:
     assert not run.unwanted_atoms
+
+
+def test_the_default_work_budget_never_cuts_a_case(run: Run) -> None:
+    assert not run.over_budget

@@ -123,11 +123,14 @@ def test_one_megabyte_adversarial_answer_and_evidence_return() -> None:
     check_invariants(small, against_big_evidence)
     assert against_big_evidence.evidence_truncated  # the default cap is 256 KiB
     big = adversarial(megabyte, 3)
-    # The whole megabyte is read when the policy allows it; the default checks only the first 32K chars.
-    big_answer = score(big, [small], policy=GroundednessPolicy(max_answer_chars=megabyte))
+    # The whole megabyte is read and judged when the policy allows it; the default checks only the
+    # first 32K chars, and the default work budget not all of their atoms.
+    unbounded = GroundednessPolicy(max_answer_chars=megabyte, work_budget=1 << 40)
+    big_answer = score(big, [small], policy=unbounded)
     assert big_answer.total_atoms > 10_000 and not big_answer.answer_truncated
     capped = score(big, [small])
     assert capped.answer_truncated and 0 < capped.total_atoms < big_answer.total_atoms
+    assert capped.budget_exceeded and capped.atoms_unchecked > 0
     assert all(verdict.end <= GroundednessPolicy().max_answer_chars for verdict in capped.verdicts)
     assert len(big_answer.supported) + len(big_answer.contradicted) + len(big_answer.unsupported) == (
         big_answer.total_atoms

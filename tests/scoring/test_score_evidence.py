@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
+import sys
 
 from otel_groundedness.scoring import Evidence
-from otel_groundedness.scoring.evidence import MAX_DEPTH, Corpus, collect, render_path
+from otel_groundedness.scoring.evidence import Corpus, Path, collect, render_path
 
 
 def texts(corpus: Corpus) -> list[str]:
@@ -48,6 +49,7 @@ def test_unparseable_json_is_scanned_as_text_and_keyed_numbers_survive() -> None
     cut = '{"invoice": {"total": 1243500, "tax": "99000.50", "memo": "due soon'
     corpus = collect([cut], None, 10_000)
     assert texts(corpus) == [cut]
+    assert corpus.truncated and corpus.reasons == {"unparseable_json"}
     assert scalars(corpus) == [("$..total", 1243500.0), ("$..tax", 99000.5)]
     first = corpus.scalars[0]
     assert first.start is not None and cut[first.start : first.end] == "1243500"
@@ -87,13 +89,26 @@ def test_evidence_objects_keep_their_source() -> None:
     )
 
 
-def test_nesting_beyond_the_depth_limit_is_cut_and_flagged() -> None:
-    shallow: object = 42
-    for _ in range(MAX_DEPTH // 2 - 1):
-        shallow = {"level": [shallow]}
-    assert [raw.value for raw in collect([shallow], None, 1 << 20).scalars] == [42.0]
+def test_nesting_far_past_the_recursion_limit_is_walked_in_order() -> None:
     deep: object = 42
-    for _ in range(5000):
-        deep = {"level": [deep]}
+    for _ in range(sys.getrecursionlimit() * 2):
+        deep = {"level": [deep, 7]}
     corpus = collect([deep], None, 1 << 20)
-    assert corpus.truncated and not corpus.scalars
+    assert not corpus.truncated and corpus.reasons == set()
+    assert [raw.value for raw in corpus.scalars][:3] == [42.0, 7.0, 7.0]  # document order: deepest first
+
+
+def test_containers_and_nulls_are_charged_so_the_byte_cap_ends_any_walk() -> None:
+    corpus = collect([[None] * 1_000_000, [[]] * 1_000_000, "INV-2210"], None, 1000)
+    assert corpus.truncated and corpus.reasons == {"max_evidence_bytes"} and not corpus.fragments
+
+
+def test_rendered_paths_stay_short_however_deep_or_long_the_keys() -> None:
+    path: Path = None
+    for level in range(10_000):
+        path = (path, "level" if level % 2 else level)
+    path = ((path, "k" * 100_000), "total")
+    rendered = render_path(path)
+    assert rendered is not None and rendered.startswith("$..") and rendered.endswith(".total")
+    assert len(rendered) < 400
+    assert render_path(((None, "invoice"), "total")) == "$.invoice.total"  # short paths are unchanged

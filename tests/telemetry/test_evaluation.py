@@ -66,10 +66,39 @@ def test_span_attributes_carry_score_percent_counts_and_flags() -> None:
         names.ATTR_ATOMS_UNSUPPORTED: 0,
         names.ATTR_EVIDENCE_TRUNCATED: True,
         names.ATTR_ANSWER_TRUNCATED: False,
+        names.ATTR_EVIDENCE_TRUNCATION_REASONS: ("content_truncated",),
+        names.ATTR_BUDGET_EXCEEDED: False,
+        names.ATTR_ATOMS_UNCHECKED: 0,
         names.ATTR_STRICT_PASS: False,
         names.ATTR_SENTENCE_SCORE: 0.5,
     }
     assert isinstance(attributes[names.ATTR_SCORE_PERCENT], int)
+
+
+def test_truncation_reasons_and_the_work_budget_reach_the_span() -> None:
+    report = replace(
+        MIXED,
+        evidence_truncated=True,
+        evidence_truncation_reasons=("max_evidence_bytes", "json_too_deep"),
+        budget_exceeded=True,
+        atoms_unchecked=40,
+    )
+    attributes = span_attributes(report, evidence_truncated=True)
+    assert attributes[names.ATTR_EVIDENCE_TRUNCATED] is True
+    # The turn's own flag (content cut before scoring) joins the scorer's reasons, in vocabulary order.
+    assert attributes[names.ATTR_EVIDENCE_TRUNCATION_REASONS] == (
+        "max_evidence_bytes",
+        "json_too_deep",
+        "content_truncated",
+    )
+    assert attributes[names.ATTR_BUDGET_EXCEEDED] is True
+    assert attributes[names.ATTR_ATOMS_UNCHECKED] == 40
+    assert names.ATTR_EVIDENCE_TRUNCATION_REASONS not in span_attributes(MIXED, evidence_truncated=False)
+
+
+def test_explanation_says_how_many_atoms_the_budget_left_unchecked() -> None:
+    report = replace(MIXED, budget_exceeded=True, atoms_unchecked=40)
+    assert explanation(report).startswith("2 of 3 atoms supported; 40 more not checked (work budget)")
 
 
 def test_none_values_are_omitted_rather_than_exported_as_zero() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from opentelemetry.sdk.metrics import MeterProvider
@@ -15,6 +16,7 @@ from otel_groundedness.telemetry.instruments import GroundednessInstruments
 from tests.telemetry.test_evaluation import MIXED, NO_EVIDENCE
 
 EVALUATOR = describe(GroundednessPolicy())
+BUDGET_EXCEEDED = replace(MIXED, budget_exceeded=True, atoms_unchecked=12)
 CONTEXT = TurnContext(
     operation="chat",
     provider="openai",
@@ -43,6 +45,7 @@ def test_every_declared_metric_is_exported_with_its_unit_and_buckets() -> None:
         MeterProvider(metric_readers=[reader]), queue_size=lambda: 7, evaluator=EVALUATOR
     )
     instruments.record_evaluation(MIXED, CONTEXT, 0.002)
+    instruments.record_evaluation(BUDGET_EXCEEDED, CONTEXT, 0.2)
     instruments.record_skip("no_answer")
     instruments.record_drop()
     instruments.record_eviction("ttl")
@@ -53,11 +56,34 @@ def test_every_declared_metric_is_exported_with_its_unit_and_buckets() -> None:
         assert metrics[spec.name].unit == spec.unit
     (score_point,) = metrics[names.METRIC_SCORE.name].data.data_points
     assert tuple(score_point.explicit_bounds) == names.SCORE_BUCKETS
-    assert score_point.sum == MIXED.score
+    assert score_point.sum == 2 * MIXED.score
+    (budget_point,) = metrics[names.METRIC_BUDGET_EXCEEDED.name].data.data_points
+    assert budget_point.value == 1
     (duration_point,) = metrics[names.METRIC_DURATION.name].data.data_points
     assert tuple(duration_point.explicit_bounds) == names.LATENCY_BUCKETS_S
     (queue_point,) = metrics[names.METRIC_QUEUE_SIZE.name].data.data_points
     assert queue_point.value == 7
+
+
+def test_the_budget_counter_counts_only_turns_that_hit_the_budget() -> None:
+    reader = InMemoryMetricReader()
+    instruments = GroundednessInstruments(
+        MeterProvider(metric_readers=[reader]), queue_size=lambda: 0, evaluator=EVALUATOR
+    )
+    instruments.record_evaluation(MIXED, CONTEXT, 0.002)
+    assert names.METRIC_BUDGET_EXCEEDED.name not in collect(reader)
+    instruments.record_evaluation(BUDGET_EXCEEDED, CONTEXT, 0.2)
+    instruments.record_evaluation(BUDGET_EXCEEDED, CONTEXT, 0.2)
+    (point,) = collect(reader)[names.METRIC_BUDGET_EXCEEDED.name].data.data_points
+    assert point.value == 2
+    assert dict(point.attributes) == {
+        names.ATTR_EVALUATION_NAME: "groundedness",
+        names.ATTR_PROVIDER: "openai",
+        names.ATTR_REQUEST_MODEL: "gpt-4o-mini",
+        names.ATTR_AGENT_NAME: "invoice-agent",
+        names.ATTR_OPERATION: "chat",
+        names.ATTR_METRIC_EVALUATOR_VERSION: EVALUATOR.version,
+    }
 
 
 def test_metric_attributes_are_low_cardinality_and_never_ids() -> None:

@@ -38,7 +38,8 @@ def extract_atoms(
     unknown = wanted.difference(ATOM_KINDS)
     if unknown:
         raise ValueError(f"unknown atom kinds {sorted(unknown)}; known: {', '.join(ATOM_KINDS)}")
-    atoms = Scan(text, pack, grammar_for(pack, anchor is not None), min_number_digits, anchor).run()
+    grammar = grammar_for(pack, anchor is not None, min(min_number_digits, 4))
+    atoms = Scan(text, pack, grammar, min_number_digits, anchor).run()
     if len(wanted) < len(ATOM_KINDS):
         atoms = [atom for atom in atoms if atom.kind in wanted]
     return atoms

@@ -37,6 +37,8 @@ ISO_CURRENCIES: frozenset[str] = frozenset({
     "IDR", "MYR", "PHP", "VND", "NGN", "EGP", "ARS", "CLP", "COP",
 })  # fmt: skip
 CURRENCY_WORDS: dict[str, str] = {"dollar": "USD", "dollars": "USD", "euro": "EUR", "euros": "EUR"}
+# Characters that lead a figure into the atom when written just before it: signs, currency signs.
+LEAD_CHARS: frozenset[str] = frozenset(CURRENCY_SYMBOLS) | frozenset("-−+")
 
 # Magnitude letters are case-sensitive ("M" is million, "m" is metres unless money is meant).
 MAGNITUDE_LETTERS: dict[str, int] = {"k": 3, "K": 3, "M": 6, "B": 9, "bn": 9, "Bn": 9, "tn": 12}
@@ -164,8 +166,39 @@ def suffix_table(pack: LocalePack) -> dict[str, Suffix]:
     return table
 
 
-def _digit_branches(pack: LocalePack, anchored: bool) -> str:
-    """Everything that starts at a consumed digit, in priority order: identifiers, dates, figures."""
+def _short_bare(pack: LocalePack, table: dict[str, Suffix], short: int) -> str:
+    """A guard at a figure's second character that fails the figure when the scanner would drop it:
+    fewer than ``short`` digits (so no year), no sign, currency or letter before it (nor before the
+    one space before it), and after it nothing that continues the figure or starts a suffix. Junk
+    such as "1,1,1,..." then costs the regex engine alone; anything in doubt is left to the scanner.
+    """
+    if short < 2:
+        return ""
+    lead = re.escape("".join(sorted(LEAD_CHARS)))
+    # A decimal mark (or a "." read as one) continues a figure before a digit, a group mark only
+    # before a whole group; one space continues it before a suffix ("12 kg"), or before a whole
+    # group where spaces group thousands ("12 345").
+    decimal = {pack.decimal_separator, "."}
+    group = {char for char in pack.group_separators if not char.isspace()} - decimal
+    marks = re.escape("".join(sorted(decimal | group)))
+    suffix_starts = re.escape("".join(sorted({word[0] for word in table if not re.match(r"\w", word[0])})))
+    space_group = "|[0-9]{3}" if any(char.isspace() for char in pack.group_separators) else ""
+    stop = (
+        rf"[^\w\s{marks}{suffix_starts}]|[{re.escape(''.join(sorted(decimal)))}](?![0-9])"
+        rf"|{_SPACE}(?![^\W\d_]|[{suffix_starts}]{space_group})|\Z"
+    )
+    if group:
+        stop += rf"|[{re.escape(''.join(sorted(group)))}](?![0-9]{{3}})"
+    # Not led: the character before is neither a word, space nor lead character, or it is one space
+    # after a digit, a lower-case letter or punctuation (the scanner reads a space after a lead
+    # character or a capital as leading).
+    unled = rf"(?<=[^\w\s{lead}].)|(?<=[0-9a-z,.;:!?)\]}}\"'\\]{_SPACE}.)"
+    return rf"(?!(?:{unled})[0-9]{{0,{short - 2}}}(?:{stop}))"
+
+
+def _digit_branches(pack: LocalePack, anchored: bool, short: int) -> str:
+    """Everything that starts at a consumed digit, in priority order: identifiers, dates, figures.
+    ``short``: bare figures with fewer digits are dropped (``_short_bare``)."""
     months = _cased(pack.months, pack.lowercase_months)
     not_after_word = r"(?<![\w.].)"
     date_seps = "[" + re.escape(pack.numeric_date_separators) + "]"
@@ -239,11 +272,14 @@ def _digit_branches(pack: LocalePack, anchored: bool) -> str:
     # tail of a hyphenated name ("COVID-19"); a digit range ("10-15%") is fine.
     figure = (
         r"(?P<qty>(?:(?<![\w.].)|(?<=[A-Z]{3}.))(?<![^\W\d_][-–].)"
-        rf"(?P<q_core>{_number_core(pack)})"
+        rf"{_short_bare(pack, table, short)}(?P<q_core>{_number_core(pack)})"
         rf"(?:{_SPACE}?(?P<q_suf>{_alt(table)}){_NOT_LETTER_AFTER}"
         rf"(?:{_SPACE}?(?P<q_cur>{_alt(currencies)}){_NOT_LETTER_AFTER})?)?{end})"
     )
-    return rf"(?:(?<![\w].)(?:{families})|(?<=[^\W\d_].)(?:{'|'.join(after_letter)})|{figure})"
+    # No match starts at a digit after a digit, so a long run that nothing above takes is one
+    # match ("skip") instead of one failed attempt per digit.
+    skip = r"(?P<skip>[0-9]{15,}+)"
+    return rf"(?:(?<![\w].)(?:{families})|(?<=[^\W\d_].)(?:{'|'.join(after_letter)})|{figure}|{skip})"
 
 
 @dataclass(frozen=True)
@@ -276,12 +312,13 @@ def _left_context(pack: LocalePack) -> re.Pattern[str]:
 
 
 @cache
-def grammar_for(pack: LocalePack, anchored: bool) -> Grammar:
-    """The compiled grammar of ``pack``; relative-date branches only when ``anchored``."""
+def grammar_for(pack: LocalePack, anchored: bool, short: int = 0) -> Grammar:
+    """The compiled grammar of ``pack``; relative-date branches only when ``anchored``; bare figures
+    of fewer than ``short`` digits (at most 4) left out where the pattern can tell."""
     month_first, month_rest = _initial_dispatch(_cased(pack.months, pack.lowercase_months))
     after_letter = r"(?<![\w].)"
     branches = [
-        f"(?<=[0-9]){_digit_branches(pack, anchored)}",
+        f"(?<=[0-9]){_digit_branches(pack, anchored, short)}",
         rf"(?P<monthfirst>{after_letter}(?P<mf_w>{month_rest}){_NOT_LETTER_AFTER}\.?"
         rf"(?:{_SPACE}(?P<mf_d>[0-9]{{1,2}})(?:st|nd|rd|th|er)?(?![\w]|[.,:][0-9]|{_SPACE}?%)"
         rf"(?:,?{_SPACE}(?P<mf_y>[0-9]{{4}})(?![\w]|[.,][0-9]))?"

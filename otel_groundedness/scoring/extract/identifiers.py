@@ -69,12 +69,18 @@ def urls(text: str) -> Iterator[Atom]:
 
 
 def _trimmed_end(text: str, start: int, end: int) -> int:
+    # Bracket counts are taken once and updated as closers are trimmed: recounting the URL for
+    # each trimmed character would cost its length squared on a long run of ")".
+    counts: dict[str, int] = {}
     while end > start:
         last = text[end - 1]
-        unbalanced = last in _CLOSERS and text.count(_CLOSERS[last], start, end) < text.count(
-            last, start, end
-        )
-        if not (last in _TRAILING_PUNCTUATION or unbalanced):
+        if last in _CLOSERS:
+            if not counts:
+                counts = {char: text.count(char, start, end) for char in "()[]{}"}
+            if counts[_CLOSERS[last]] >= counts[last]:
+                break
+            counts[last] -= 1
+        elif last not in _TRAILING_PUNCTUATION:
             break
         end -= 1
     return end

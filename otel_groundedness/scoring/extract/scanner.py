@@ -10,7 +10,7 @@ from typing import TypeAlias
 
 from otel_groundedness.scoring.atoms import Atom, CalendarDate, Identifier
 from otel_groundedness.scoring.extract import dates, identifiers
-from otel_groundedness.scoring.extract.grammar import CURRENCY_SYMBOLS, DOLLAR_PREFIXES, Grammar
+from otel_groundedness.scoring.extract.grammar import CURRENCY_SYMBOLS, DOLLAR_PREFIXES, LEAD_CHARS, Grammar
 from otel_groundedness.scoring.extract.locales import LocalePack
 from otel_groundedness.scoring.extract.quantities import quantity
 
@@ -19,7 +19,6 @@ Found: TypeAlias = Atom | tuple[Atom, ...] | None
 
 _LEFT_WINDOW = 32
 _SPACES = " \u00a0\u202f"
-_LEAD_CHARS = frozenset(CURRENCY_SYMBOLS) | frozenset("-−+")
 _NEGATIVE = frozenset("-−")
 _HEDGE_SIGNS = frozenset("~≈")
 _NO_DIGITS = str.maketrans("", "", "0123456789")
@@ -37,6 +36,7 @@ class Scan:
         "hedge_tails",
         "min_digits",
         "pack",
+        "short",
         "strip_groups",
         "text",
     )
@@ -48,6 +48,7 @@ class Scan:
         self.pack = pack
         self.grammar = grammar
         self.min_digits = min_digits
+        self.short = min(min_digits, 4)  # a bare figure with fewer characters is dropped unless led
         self.anchor = anchor
         self.floor = 0
         self.strip_groups = str.maketrans("", "", pack.group_separators)
@@ -88,18 +89,23 @@ class Scan:
         text, floor = self.text, self.floor
         start, end = m.span()
         core_end = m.end("q_core")
+        before = text[start - 1] if start > floor else "\n"
+        two_before = text[start - 2] if start - 1 > floor else "\n"
+        led = (
+            before in LEAD_CHARS
+            or before.isalpha()
+            or (before in _SPACES and (two_before in LEAD_CHARS or two_before.isupper()))
+        )
+        if not led and core_end == end and core_end - start < self.short:
+            # Fewer characters than the digit floor (so no year), nothing after, nothing before:
+            # the rule below drops it. Decided before any parsing, because junk the grammar's
+            # own guard lets through can hold thousands of these.
+            return None
         int_digits, frac = self._split(text[start:core_end])
         suffix_word, currency_word = m.group("q_suf", "q_cur")
         suffix = self.grammar.suffixes[suffix_word] if suffix_word else None
         if suffix is not None and suffix.role == "glued_unit" and text[core_end] in _SPACES:
             suffix, end = None, core_end  # "5 s": single-letter units count only when glued
-        before = text[start - 1] if start > floor else "\n"
-        two_before = text[start - 2] if start - 1 > floor else "\n"
-        led = (
-            before in _LEAD_CHARS
-            or before.isalpha()
-            or (before in _SPACES and (two_before in _LEAD_CHARS or two_before.isupper()))
-        )
         is_year = (
             suffix is None and core_end - start == len(int_digits) == 4 and "1900" <= int_digits <= "2099"
         )
@@ -233,6 +239,10 @@ class Scan:
     def _identifier(self, start: int, end: int, normalized: str, shape: str) -> Atom:
         return Atom("identifier", self.text[start:end], start, end, Identifier(normalized, shape))
 
+    def skip(self, m: Match) -> Found:
+        """A digit run too long for any atom: nothing to read in it."""
+        return None
+
     def uuid(self, m: Match) -> Found:
         start, end = m.span()
         return self._identifier(start, end, self.text[start:end].lower(), "uuid")
@@ -331,6 +341,7 @@ def _non_overlapping(claims: list[Atom]) -> list[Atom]:
 
 _HANDLERS: dict[str, Callable[[Scan, Match], Found]] = {
     "qty": Scan.quantity,
+    "skip": Scan.skip,
     "uuid": Scan.uuid,
     "hexmid": Scan.hex_inside,
     "hexword": Scan.hex_word,

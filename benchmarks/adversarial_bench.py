@@ -1,0 +1,234 @@
+"""Adversarial shapes at the default caps (32K-char answer, 256 KiB of evidence): the worst single
+``score()`` call, its p99 and the peak extra memory (tracemalloc) per shape, against the hard-bound
+targets. Run: ``python -m benchmarks --only adversarial`` (``--quick``: fewer calls per shape).
+
+``tests/scoring/test_memory_bound.py`` runs the same shapes under an address-space limit.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import time
+import tracemalloc
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from otel_groundedness.scoring import GroundednessPolicy, GroundednessReport, score
+
+QUICK = os.environ.get("BENCH_QUICK") == "1"
+WORST_TARGET_S = 0.250
+PEAK_TARGET_BYTES = 64 << 20
+_POLICY = GroundednessPolicy()
+ANSWER_CHARS = _POLICY.max_answer_chars
+EVIDENCE_BYTES = _POLICY.max_evidence_bytes
+
+
+@dataclass(frozen=True)
+class Shape:
+    name: str
+    answer: str
+    evidence: Sequence[object]
+
+    def run(self) -> GroundednessReport:
+        return score(self.answer, self.evidence)
+
+
+def _hex(rng: random.Random, length: int) -> str:
+    return "".join(rng.choice("0123456789abcdef") for _ in range(length))
+
+
+def _nested(depth: int, leaf: object) -> object:
+    value = leaf
+    for level in range(depth):
+        value = {"level": value} if level % 2 else [value]
+    return value
+
+
+def _one_digit_changed(value: int, rng: random.Random) -> int:
+    text = str(value)
+    position = rng.randrange(1, len(text))
+    digit = rng.choice([d for d in "0123456789" if d != text[position]])
+    return int(text[:position] + digit + text[position + 1 :])
+
+
+def _fill(parts: Callable[[], str], limit: int, separator: str = " ") -> str:
+    """Join ``parts()`` until the next one would pass ``limit`` characters."""
+    pieces: list[str] = []
+    length = 0
+    while True:
+        piece = parts()
+        if length + len(piece) + len(separator) > limit:
+            return separator.join(pieces)
+        pieces.append(piece)
+        length += len(piece) + len(separator)
+
+
+def _dense_rows(rng: random.Random) -> tuple[str, list[int]]:
+    """Number-dense JSON text of about the evidence cap, and its revenue figures."""
+    rows: list[dict[str, object]] = []
+    revenues: list[int] = []
+    size = 2
+    while True:
+        revenue = rng.randint(1_000_000, 99_999_999)
+        row = {
+            "day": f"2025-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}",
+            "requests": rng.randint(10_000, 9_999_999),
+            "errors": rng.randint(100, 99_999),
+            "revenue": revenue,
+        }
+        size += len(json.dumps(row)) + 2
+        if size > EVIDENCE_BYTES - 64:
+            return json.dumps({"rows": rows}), revenues
+        rows.append(row)
+        revenues.append(revenue)
+
+
+def shapes() -> list[Shape]:
+    """Every adversarial shape, built deterministically."""
+    rng = random.Random(20261201)
+    dense, revenues = _dense_rows(rng)
+    tickets = [f"INV-{rng.randint(100_000, 999_999)}" for _ in range(EVIDENCE_BYTES // 11)]
+    days = [
+        f"{rng.randint(1990, 2030)}-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}" for _ in range(20_000)
+    ]
+    months = ("January", "February", "March", "April", "May", "June", "July", "August", "September")
+    long_key = "x" * 200_000 + " revenue 1243500"
+    return [
+        Shape(
+            "hex run in evidence (260K)", "Commit abcdef1234 was deployed.", ["build " + _hex(rng, 260_000)]
+        ),
+        Shape("hex token in answer (32K)", "Commit " + _hex(rng, ANSWER_CHARS - 16) + " ok.", ["abcdef1234"]),
+        Shape(
+            "ticket code with a 200K tail",
+            "Tickets INV-12345 and INV-7777777 are closed.",
+            ["see INV-" + "7" * 200_000 + " and INV-12354"],
+        ),
+        Shape(
+            "version with a huge last component",
+            "Release 1.2.3 shipped; v1.2.4 is next.",
+            ["release 1.2." + "7" * (EVIDENCE_BYTES - 32)],
+        ),
+        Shape("256 KiB of digits", "The total is $1,243,500 and 2,210 units.", ["1" * EVIDENCE_BYTES]),
+        Shape(
+            "256 KiB of 1,1,1,...",
+            "The total is $1,243,500 and 2,210 units.",
+            [",".join("1" * (EVIDENCE_BYTES // 2))],
+        ),
+        Shape(
+            "JSON nested 900 deep, as text",
+            "The total is $1,243,500.",
+            ["[" * 900 + '{"total": 1243500}' + "]" * 900],
+        ),
+        Shape(
+            "JSON nested 900 deep, as dict", "The total is $1,243,500.", [_nested(900, {"total": 1243500})]
+        ),
+        Shape(
+            "3,000 near-miss figures vs number-dense JSON",
+            _fill(lambda: f"{_one_digit_changed(rng.choice(revenues), rng):,}", ANSWER_CHARS),
+            [dense],
+        ),
+        Shape(
+            "many dates vs many dates",
+            _fill(
+                lambda: f"{rng.choice(months)} {rng.randint(1, 28)}, {rng.randint(1990, 2030)};", ANSWER_CHARS
+            ),
+            [" ".join(days)[:EVIDENCE_BYTES]],
+        ),
+        # Shapes of our own:
+        Shape(
+            "near-miss tickets vs 24K similar tickets",
+            _fill(lambda: f"INV-{rng.randint(100_000, 999_999)}", ANSWER_CHARS),
+            [" ".join(tickets)[:EVIDENCE_BYTES]],
+        ),
+        Shape(
+            "nesting 100K deep (object)", "The total is $1,243,500.", [_nested(100_000, {"total": 1243500})]
+        ),
+        Shape(
+            "JSON nested 5,000 deep, as text",
+            "The total is $1,243,500.",
+            ["[" * 5000 + '{"total": 1243500}' + "]" * 5000],
+        ),
+        Shape("URL with 32K closing parens", "See https://x.example/a" + ")" * (ANSWER_CHARS - 32), ["x"]),
+        Shape("32K dots before the figures", "." * (ANSWER_CHARS - 40) + "x Total $1,243,500.", ["1243500"]),
+        Shape(
+            "one figure under a 200K key, cited 3,000 times",
+            _fill(lambda: "$1,243,500.", ANSWER_CHARS),
+            [{long_key: 1243500}],
+        ),
+        Shape(
+            "abbreviated hashes vs a 200K hash",
+            _fill(lambda: "abcdef1", ANSWER_CHARS),
+            ["abcdef1" + _hex(rng, 200_000)],
+        ),
+        Shape(
+            "near-miss hex ids vs 4K 64-char hex ids",
+            _fill(lambda: _hex(rng, 64), ANSWER_CHARS),
+            [" ".join(_hex(rng, 64) for _ in range(EVIDENCE_BYTES // 65))],
+        ),
+        Shape(
+            "random figure soup, both sides at the caps",
+            _soup(rng, ANSWER_CHARS),
+            [_soup(rng, EVIDENCE_BYTES)],
+        ),
+    ]
+
+
+def _soup(rng: random.Random, size: int) -> str:
+    alphabet = "0123456789" * 3 + ",.,.$%@-/#: -€()kMB"
+    return "".join(rng.choice(alphabet) for _ in range(size))
+
+
+def peak_extra_bytes(shape: Shape) -> int:
+    """Peak memory traced during one call, above what was allocated before it."""
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        shape.run()
+        return tracemalloc.get_traced_memory()[1] - before
+    finally:
+        tracemalloc.stop()
+
+
+def measure(shape: Shape, calls: int) -> tuple[GroundednessReport, float, float, int]:
+    """(report, worst call s, p99 s, peak extra bytes); one warm-up call first (the grammar compiles once)."""
+    report = shape.run()
+    samples = []
+    for _ in range(calls):
+        started = time.perf_counter()
+        shape.run()
+        samples.append(time.perf_counter() - started)
+    samples.sort()
+    p99 = samples[min(len(samples) - 1, int(len(samples) * 0.99))]
+    return report, samples[-1], p99, peak_extra_bytes(shape)
+
+
+def _flags(report: GroundednessReport) -> str:
+    flags = [*report.evidence_truncation_reasons]
+    if report.answer_truncated:
+        flags.append("answer_truncated")
+    if report.budget_exceeded:
+        flags.append(f"budget_exceeded ({report.atoms_unchecked} unchecked)")
+    return ", ".join(flags)
+
+
+def main() -> None:
+    calls = 5 if QUICK else 20
+    print(
+        f"score() on adversarial shapes at the default caps ({ANSWER_CHARS} answer chars, "
+        f"{EVIDENCE_BYTES} evidence bytes), {calls} calls each{' [quick]' if QUICK else ''}; "
+        f"targets: worst <= {WORST_TARGET_S * 1e3:g} ms, peak <= {PEAK_TARGET_BYTES >> 20} MB"
+    )
+    for shape in shapes():
+        report, worst, p99, peak = measure(shape, calls)
+        verdict = "PASS" if worst <= WORST_TARGET_S and peak <= PEAK_TARGET_BYTES else "MISS"
+        print(
+            f"{shape.name:<48} worst {worst * 1e3:>8.1f} ms  p99 {p99 * 1e3:>8.1f} ms  "
+            f"peak {peak / 2**20:>7.1f} MB  {report.total_atoms:>5} atoms  {verdict}  {_flags(report)}",
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    main()
