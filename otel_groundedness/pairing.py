@@ -490,6 +490,10 @@ class PairingBuffer(Generic[H]):
         self._unhold(state, contained)
         contained.sort(key=lambda held: held.end_ns)
         if own_answer is None and not contained:
+            if state.scored:
+                # An outer agent or workflow with no output of its own, whose turn was already
+                # scored on an inner span (its answers were not held: its start went unseen).
+                return [Release(agent.handle)]
             return [Release(agent.handle, skip="no_answer" if captured else "content_not_captured")]
 
         text = own_answer if own_answer is not None else contained[-1].text

@@ -263,11 +263,6 @@ def test_healthy_turns_count_only_the_agents_duplicate_answer(name: str, skips: 
         assert live(name)["runs"][mode]["replay_skipped"] == skips
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="pairing.py releases an agent span without output that closes nothing as no_answer "
-    "(docs/decisions.md, 2026-12-01); conventions/ cannot avoid it",
-)
 @pytest.mark.parametrize(
     "name", ["openai_agents_traceloop", "openai_agents_openinference", "openai_agents_official"]
 )

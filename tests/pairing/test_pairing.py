@@ -351,3 +351,18 @@ def test_unreadable_spans_pass_through_but_an_unreadable_open_agent_still_closes
     releases = by_handle(buffer.add_span(span(100, 0, 10), None, "agent"))
     assert releases["chat"].turn is not None
     assert releases["agent"] == Release("agent")
+
+
+def test_an_agent_without_output_after_its_turn_was_scored_is_no_skip() -> None:
+    buffer = make_buffer()
+    # The agent's start was not seen (not named invoke_agent), so its answer was scored on its own.
+    (chat_release,) = buffer.add_span(span(1, 1, 5), chat(ANSWER, INVOICE), "chat").releases
+    assert chat_release.turn is not None
+    assert buffer.add_span(span(100, 0, 10), agent(), "agent").releases == [Release("agent")]
+
+
+def test_an_agent_without_output_in_a_trace_with_nothing_scored_is_no_answer() -> None:
+    buffer = make_buffer()
+    assert buffer.add_span(span(100, 0, 10), agent(), "agent").releases == [
+        Release("agent", skip="no_answer")
+    ]
