@@ -42,13 +42,15 @@ class _Trace:
 
 def write_recording(
     path: Path,
-    target_bytes: int,
+    target_bytes: int = 0,
     *,
+    target_turns: int = 0,
     traces_per_window: int = 16,
     spans_per_line: int = 24,
     padding_bytes: int = 0,
 ) -> Recording:
-    """Write at least ``target_bytes`` of OTLP JSON lines to ``path``, whole windows of traces at a time.
+    """Write at least ``target_bytes`` of OTLP JSON lines and ``target_turns`` turns to ``path``, whole
+    windows of traces at a time.
 
     ``padding_bytes`` > 0 adds to each trace a non-GenAI span carrying that much text: many bytes for
     few turns, so a memory test reaches a large file size without minutes of scoring.
@@ -56,7 +58,7 @@ def write_recording(
     templates = [_padded(trace, padding_bytes) for trace in _templates()] if padding_bytes else _templates()
     turns = lines = written = 0
     with path.open("w", encoding="utf-8") as stream:
-        while written < target_bytes:
+        while written < target_bytes or turns < target_turns:
             clones = [
                 _clone(templates[(turns + k) % len(templates)], turns + k) for k in range(traces_per_window)
             ]

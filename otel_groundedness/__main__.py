@@ -4,4 +4,5 @@ import sys
 
 from otel_groundedness.cli.main import main
 
-sys.exit(main())
+if __name__ == "__main__":  # not when a replay worker process imports it
+    sys.exit(main())

@@ -14,12 +14,12 @@ import secrets
 import shutil
 import stat
 import tempfile
-import textwrap
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
 from otel_groundedness.cli.errors import CliError
+from otel_groundedness.replay.json_layout import list_item
 
 _T = TypeVar("_T")
 
@@ -110,8 +110,12 @@ class JsonReport:
 
     def add(self, path: tuple[str, ...], item: Any) -> None:
         """Append ``item`` to the list at ``path``."""
+        self.add_laid_out(path, list_item(item, len(path)))
+
+    def add_laid_out(self, path: tuple[str, ...], text: str) -> None:
+        """Append an item laid out already (``json_layout.list_item`` at the list's depth)."""
         try:
-            self._spools[path].add(item)
+            self._spools[path].add(text)
         except OSError as error:
             raise CliError(f"cannot write {self._output.path}: {error.strerror or error}") from None
 
@@ -139,17 +143,16 @@ class JsonReport:
 
 
 class _Spool:
-    """The items of one list, each laid out at the list's depth, in a temporary file."""
+    """The items of one list, laid out at the list's depth, in a temporary file."""
 
     def __init__(self, path: tuple[str, ...], directory: Path) -> None:
         # Closed in JsonReport.finish/close, or with the process: it has no name to leave behind.
         self._file = tempfile.TemporaryFile(dir=directory)  # noqa: SIM115
-        self._indent = "  " * (len(path) + 1)
+        self._close_indent = "  " * len(path)
         self._items = 0
 
-    def add(self, item: Any) -> None:
-        separator = ",\n" if self._items else ""
-        self._file.write((separator + textwrap.indent(json.dumps(item, indent=2), self._indent)).encode())
+    def add(self, text: str) -> None:
+        self._file.write(((",\n" if self._items else "") + text).encode())
         self._items += 1
 
     def copy_to(self, output: OutputFile) -> None:
@@ -159,7 +162,7 @@ class _Spool:
         output.write(b"[\n")
         self._file.seek(0)
         shutil.copyfileobj(self._file, output)
-        output.write(f"\n{self._indent[2:]}]".encode())
+        output.write(f"\n{self._close_indent}]".encode())
 
     def close(self) -> None:
         self._file.close()

@@ -30,10 +30,9 @@ from otel_groundedness.replay.baseline import Baseline
 from otel_groundedness.replay.diff import BaselineDiff
 from otel_groundedness.replay.gates import GateLimits, GateOutcome, check_gates
 from otel_groundedness.replay.otlp_files import InvalidInputError
-from otel_groundedness.replay.stream import replay_files
-from otel_groundedness.replay.summary import LABELS, Summary, turn_entry
+from otel_groundedness.replay.summary import LABELS, Summary
 from otel_groundedness.replay.trace_index import index_files
-from otel_groundedness.replay.turn_result import TurnResult
+from otel_groundedness.replay.workers import default_jobs, in_process, in_workers
 from otel_groundedness.scoring import GroundednessPolicy
 
 HELP = (
@@ -83,6 +82,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=_non_negative_int,
         metavar="N",
         help="with --baseline: exit 1 if more atoms are contradicted that were not before",
+    )
+    parser.add_argument(
+        "--jobs",
+        type=_positive_int,
+        metavar="N",
+        help="score in N processes, traces split by id (default: the number of cores; 1 for inputs "
+        "under 4 MiB); outputs are the same for every N",
     )
     parser.add_argument("--no-progress", action="store_true", help="never show progress bars")
 
@@ -158,17 +164,21 @@ def _replay(
         raise CliError(f"no spans found in {', '.join(map(str, args.files))}")
     if diff is not None:
         diff.baseline.allow_content_matches(index.last)  # before the replay consumes index.last
+    jobs = args.jobs or default_jobs(total)
+    options = outputs.render_options
+    results = (
+        in_process(args.files, index, policy, options)
+        if jobs == 1
+        else in_workers(args.files, policy, options, jobs)  # each worker indexes its own traces
+    )
+    del index  # with workers, not needed any more
     summary = Summary()
-    entries = outputs.wants_turns or diff is not None
-    with _progress(console, "scoring", total, show) as advance:
-        for step in replay_files(args.files, index, policy=policy):
+    with _progress(console, "scoring", total, show) as advance, contextlib.closing(results):
+        for step in results:
             summary.add(step)
-            turns = [
-                (scored, turn_entry(scored)) for trace in step.traces for scored in trace.scored
-            ] if entries else []  # fmt: skip
-            outputs.add(step, turns)
-            for scored, entry in turns if diff is not None else ():
-                change = diff.add(TurnResult.of(scored, entry))  # type: ignore[union-attr]
+            outputs.add(step)
+            for turn in step.turns() if diff is not None else ():
+                change = diff.add(turn)  # type: ignore[union-attr]
                 if change is not None:
                     outputs.add_change(change)
             advance(step.bytes_read)
@@ -209,10 +219,18 @@ def _print_summary(console: Console, summary: Summary, gates: GateOutcome, diff:
 
 
 def _non_negative_int(text: str) -> int:
+    return _int_from(text, 0)
+
+
+def _positive_int(text: str) -> int:
+    return _int_from(text, 1)
+
+
+def _int_from(text: str, minimum: int) -> int:
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be >= 0: {text!r}")
+    if value < minimum:
+        raise argparse.ArgumentTypeError(f"must be >= {minimum}: {text!r}")
     return value

@@ -8,20 +8,20 @@ keeps the scores, the worst turns and the turns that changed most only.
 from __future__ import annotations
 
 import dataclasses
+import json
 from pathlib import Path
 from typing import Any
 
 from otel_groundedness.cli.errors import CliError
 from otel_groundedness.cli.output_files import JsonReport, OutputFile
-from otel_groundedness.core.trace_feed import ScoredTurn
 from otel_groundedness.evaluator import Evaluator
 from otel_groundedness.replay.baseline import BaselineTurn
 from otel_groundedness.replay.diff import BaselineDiff, TurnChange
 from otel_groundedness.replay.gates import GateOutcome
-from otel_groundedness.replay.otlp_codec import request_from_log_events, request_from_spans
+from otel_groundedness.replay.otlp_encoded import join_logs, join_spans
 from otel_groundedness.replay.otlp_files import OtlpWriter
 from otel_groundedness.replay.otlp_values import MAX_VALUE_DEPTH
-from otel_groundedness.replay.stream import Step
+from otel_groundedness.replay.rendering import RenderOptions, StepResult
 from otel_groundedness.replay.summary import LABELS, REPORT_VERSION, Summary
 from otel_groundedness.report.html_report import ChangedTurns, Changes, Table, WorstTurns, render_page
 
@@ -70,23 +70,33 @@ class ReplayOutputs:
             raise
 
     @property
-    def wants_turns(self) -> bool:
-        """Whether ``add`` needs each turn's JSON entry (a report is written)."""
-        return self._json is not None or self._html is not None
+    def render_options(self) -> RenderOptions:
+        """What ``add`` needs rendered: turn entries for a report, OTLP records for ``--out``."""
+        return RenderOptions(
+            entries=self._json is not None or self._html is not None,
+            otlp_proto=None if self._otlp is None else self._otlp.proto,
+        )
 
-    def add(self, step: Step, turns: list[tuple[ScoredTurn, dict[str, Any]]]) -> None:
-        """A step's enriched records, and its scored turns with their entries (if ``wants_turns``)."""
+    def add(self, step: StepResult) -> None:
+        """A position's enriched records and turns, rendered as ``render_options`` says."""
         if self._otlp is not None:
+            proto = self._otlp.proto
             if step.spans:
-                self._otlp.write(request_from_spans(step.spans))
+                self._otlp.write_encoded(join_spans(step.spans, proto=proto))
             if step.log_events:
-                self._otlp.write(request_from_log_events(step.log_events))
-        for scored, entry in turns:
+                self._otlp.write_encoded(join_logs(step.log_events, proto=proto))
+        for turn in step.turns():
+            if turn.entry is None:
+                continue
             if self._json is not None:
-                self._json.add(("turns",), entry)
-            self._worst.add(entry)
-            if scored.report.score is not None:
-                self._scored.append((scored.report.score, scored.report.label))
+                self._json.add_laid_out(("turns",), turn.entry)
+            if self._html is None:
+                continue
+            figures = turn.figures
+            if figures.score is not None:
+                self._scored.append((figures.score, figures.label))
+            if self._worst.admits(figures.score, figures.contradicted):
+                self._worst.add(json.loads(turn.entry))
 
     def add_change(self, change: TurnChange) -> None:
         entry = change.to_dict()

@@ -29,7 +29,7 @@ from otel_groundedness.demo.telemetry import DemoTelemetry, build_telemetry
 from otel_groundedness.demo.ui import LiveView, print_summary
 from otel_groundedness.evaluator import describe
 from otel_groundedness.replay.in_memory import replay
-from otel_groundedness.replay.summary import turn_entry
+from otel_groundedness.replay.turn_result import turn_entry
 from otel_groundedness.report.html_report import Table, write_html
 from otel_groundedness.scoring import GroundednessPolicy
 

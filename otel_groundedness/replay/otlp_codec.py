@@ -18,30 +18,53 @@ from opentelemetry.proto.trace.v1.trace_pb2 import ResourceSpans, ScopeSpans, Sp
 from otel_groundedness.processor.sdk_records import log_record_from_sdk
 from otel_groundedness.records import LogEventRecord, SpanEventRecord, SpanRecord
 from otel_groundedness.replay.otlp_values import ValueReader, to_any_value, to_key_values
+from otel_groundedness.replay.partition import EVERYTHING, Partition
 
 _KIND_NAMES = {0: "INTERNAL", 1: "INTERNAL", 2: "SERVER", 3: "CLIENT", 4: "PRODUCER", 5: "CONSUMER"}
 _KIND_NUMBERS = {"INTERNAL": 1, "SERVER": 2, "CLIENT": 3, "PRODUCER": 4, "CONSUMER": 5}
 
 
-def spans_from_request(request: ExportTraceServiceRequest, reader: ValueReader) -> Iterator[SpanRecord]:
-    """Every span of a trace export request, with its resource attributes and scope name."""
+def spans_from_request(
+    request: ExportTraceServiceRequest, reader: ValueReader, partition: Partition = EVERYTHING
+) -> Iterator[tuple[int, SpanRecord]]:
+    """The spans ``partition`` owns, numbered by their place among all the request's spans, with
+    their resource attributes and scope name.
+
+    Values cut in a resource's attributes count in ``reader`` only for the partition that owns the
+    block's first span (partition 0 for a block without spans), as in ``replay.partition``.
+    """
+    number = 0
     for resource_spans in request.resource_spans:
-        resource = reader.attributes(resource_spans.resource.attributes)
+        first = next((span for scope in resource_spans.scope_spans for span in scope.spans), None)
+        counts = partition.number == (0 if first is None else int_id(first.trace_id) % partition.count)
+        resource: dict[str, Any] | None = None
+        if first is None and counts:
+            reader.attributes(resource_spans.resource.attributes)
         for scope_spans in resource_spans.scope_spans:
             for span in scope_spans.spans:
-                yield span_record(span, resource, scope_spans.scope.name, reader)
+                if partition.owns(int_id(span.trace_id)):
+                    if resource is None:
+                        attributes = resource_spans.resource.attributes
+                        resource = (reader if counts else ValueReader()).attributes(attributes)
+                    yield number, span_record(span, resource, scope_spans.scope.name, reader)
+                number += 1
 
 
 def log_events_from_request(
-    request: ExportLogsServiceRequest, reader: ValueReader
-) -> Iterator[LogEventRecord]:
-    """Log records of a logs export request that are events tied to a span (others are skipped)."""
+    request: ExportLogsServiceRequest, reader: ValueReader, partition: Partition = EVERYTHING
+) -> Iterator[tuple[int, LogEventRecord]]:
+    """The log records ``partition`` owns that are events tied to a span (others are skipped),
+    numbered by their place among all the request's log records."""
+    number = 0
     for resource_logs in request.resource_logs:
         for scope_logs in resource_logs.scope_logs:
             for log in scope_logs.log_records:
+                number += 1
+                if not partition.owns(int_id(log.trace_id)):
+                    continue
                 record = log_event_record(log, reader)
                 if record is not None:
-                    yield record
+                    yield number - 1, record
 
 
 def log_event_record(log: LogRecord, reader: ValueReader) -> LogEventRecord | None:
@@ -73,29 +96,30 @@ def request_from_spans(spans: Iterable[SpanRecord]) -> ExportTraceServiceRequest
             scope_spans = resource_spans.scope_spans.add()
             scope_spans.scope.name = record.scope
             groups[(resource_key, record.scope)] = scope_spans
-        scope_spans.spans.append(_span_message(record))
+        scope_spans.spans.append(span_message(record))
     return request
 
 
 def request_from_log_events(events: Iterable[LogEventRecord]) -> ExportLogsServiceRequest:
     """A logs export request holding ``events`` under one empty resource and scope."""
-    scope_logs = ScopeLogs()
-    for event in events:
-        log = LogRecord(
-            time_unix_nano=event.timestamp_ns,
-            trace_id=event.trace_id.to_bytes(16, "big"),
-            span_id=event.span_id.to_bytes(8, "big"),
-            event_name=event.event_name,
-            attributes=to_key_values(event.attributes),
-        )
-        if event.body is not None:
-            log.body.CopyFrom(to_any_value(event.body))
-        scope_logs.log_records.append(log)
+    scope_logs = ScopeLogs(log_records=[log_message(event) for event in events])
     return ExportLogsServiceRequest(resource_logs=[ResourceLogs(scope_logs=[scope_logs])])
 
 
+def log_message(event: LogEventRecord) -> LogRecord:
+    log = LogRecord(
+        time_unix_nano=event.timestamp_ns,
+        trace_id=event.trace_id.to_bytes(16, "big"),
+        span_id=event.span_id.to_bytes(8, "big"),
+        event_name=event.event_name,
+        attributes=to_key_values(event.attributes),
+    )
+    if event.body is not None:
+        log.body.CopyFrom(to_any_value(event.body))
+    return log
+
+
 def span_record(span: Span, resource: dict[str, Any], scope: str, reader: ValueReader) -> SpanRecord:
-    """One span with its resource attributes and scope name."""
     return SpanRecord(
         trace_id=int_id(span.trace_id),
         span_id=int_id(span.span_id),
@@ -114,7 +138,7 @@ def span_record(span: Span, resource: dict[str, Any], scope: str, reader: ValueR
     )
 
 
-def _span_message(record: SpanRecord) -> Span:
+def span_message(record: SpanRecord) -> Span:
     span = Span(
         trace_id=record.trace_id.to_bytes(16, "big"),
         span_id=record.span_id.to_bytes(8, "big"),

@@ -34,8 +34,15 @@ from otel_groundedness.replay.otlp_codec import (
     request_from_spans,
     spans_from_request,
 )
-from otel_groundedness.replay.otlp_json import hex_bytes, parse_error_text, prepare_for_parse, to_otlp_json
+from otel_groundedness.replay.otlp_json import (
+    cut_deep_values,
+    hex_bytes,
+    parse_error_text,
+    prepare_for_parse,
+    to_otlp_json,
+)
 from otel_groundedness.replay.otlp_values import ValueReader
+from otel_groundedness.replay.partition import EVERYTHING, Partition, prune
 
 _ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
 _GZIP_MAGIC = b"\x1f\x8b"
@@ -52,11 +59,14 @@ class InvalidInputError(ValueError):
 
 @dataclass
 class Chunk:
-    """What one request of a file held, and how far into the file it ends (for progress)."""
+    """What one request of a file held (of one partition's traces), and how far into the file it
+    ends (for progress)."""
 
     end_offset: int
     spans: list[SpanRecord] = field(default_factory=list)
     log_events: list[LogEventRecord] = field(default_factory=list)
+    # Each record's place among all the request's records (spans, or log records), kept or not.
+    numbers: list[int] = field(default_factory=list)
     values_cut: int = 0  # attribute or body values nested deeper than MAX_VALUE_DEPTH
 
 
@@ -77,10 +87,11 @@ class _Frame:
     payload: dict[str, Any] | _Request | None  # a JSON object, a decoded protobuf request, None: metrics
 
 
-def iter_otlp_file(path: Path) -> Iterator[Chunk]:
-    """Yield the records of ``path`` request by request; raise ``InvalidInputError`` on bad input."""
+def iter_otlp_file(path: Path, partition: Partition = EVERYTHING) -> Iterator[Chunk]:
+    """Yield the records of ``path`` (of the traces ``partition`` owns) request by request; raise
+    ``InvalidInputError`` on bad input."""
     for frame in _iter_frames(path):
-        yield _chunk(frame)
+        yield _chunk(frame, partition)
 
 
 def scan_otlp_file(path: Path) -> Iterator[ChunkScan]:
@@ -111,7 +122,7 @@ class OtlpWriter:
 
     def __init__(self, stream: BinaryWriter, *, proto: bool) -> None:
         self._stream = stream
-        self._proto = proto
+        self.proto = proto
 
     @classmethod
     def for_path(cls, stream: BinaryWriter, path: Path) -> OtlpWriter:
@@ -119,11 +130,17 @@ class OtlpWriter:
         return cls(stream, proto=path.suffix in PROTO_SUFFIXES)
 
     def write(self, request: _Request) -> None:
-        if self._proto:
-            payload = request.SerializeToString()
+        if self.proto:
+            self.write_encoded(request.SerializeToString())
+        else:
+            self.write_encoded(json.dumps(to_otlp_json(request), separators=(",", ":")).encode())
+
+    def write_encoded(self, payload: bytes) -> None:
+        """A request encoded in this writer's format already (``replay.otlp_encoded``)."""
+        if self.proto:
             self._stream.write(len(payload).to_bytes(4, "big") + payload)
         else:
-            self._stream.write(json.dumps(to_otlp_json(request), separators=(",", ":")).encode() + b"\n")
+            self._stream.write(payload + b"\n")
 
 
 def write_otlp_file(
@@ -222,24 +239,34 @@ def _request_from_proto(payload: bytes, where: str) -> _Request | None:
     raise InvalidInputError(f"{where}: not an OTLP traces, logs or metrics protobuf request")
 
 
-def _chunk(frame: _Frame) -> Chunk:
+def _chunk(frame: _Frame, partition: Partition) -> Chunk:
     reader = ValueReader()
-    request, cut = frame.payload, 0
+    request, cut, renumber = frame.payload, 0, None
     if isinstance(request, dict):
+        # Only this partition's records are parsed: the JSON is cut down first (``replay.partition``).
+        pruned = None if partition == EVERYTHING else prune(request, partition)
         try:
+            if pruned is not None:
+                for shared in pruned.uncounted:  # cut here too, but counted by another partition
+                    cut_deep_values(shared)
+                request, renumber, partition = pruned.document, pruned.numbers, EVERYTHING
             cut = prepare_for_parse(request)
             request = _parse_json(request)
         except json_format.ParseError as error:
             raise InvalidInputError(f"{frame.where}: invalid OTLP JSON: {parse_error_text(error)}") from error
         except (ValueError, TypeError) as error:
             raise InvalidInputError(f"{frame.where}: invalid OTLP JSON: {error}") from error
+    chunk = Chunk(frame.end_offset)
     if isinstance(request, ExportTraceServiceRequest):
-        spans = list(spans_from_request(request, reader))
-        return Chunk(frame.end_offset, spans=spans, values_cut=cut + reader.cut)
-    if isinstance(request, ExportLogsServiceRequest):
-        events = list(log_events_from_request(request, reader))
-        return Chunk(frame.end_offset, log_events=events, values_cut=cut + reader.cut)
-    return Chunk(frame.end_offset)
+        for number, span in spans_from_request(request, reader, partition):
+            chunk.spans.append(span)
+            chunk.numbers.append(number if renumber is None else renumber[number])
+    elif isinstance(request, ExportLogsServiceRequest):
+        for number, event in log_events_from_request(request, reader, partition):
+            chunk.log_events.append(event)
+            chunk.numbers.append(number if renumber is None else renumber[number])
+    chunk.values_cut = cut + reader.cut
+    return chunk
 
 
 def _parse_json(document: dict[str, Any]) -> _Request:

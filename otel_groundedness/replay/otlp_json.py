@@ -31,11 +31,21 @@ def prepare_for_parse(document: dict[str, Any]) -> int:
     return _walk(document, hex_to_base64, MAX_VALUE_DEPTH)
 
 
+def cut_deep_values(node: dict[str, Any]) -> int:
+    """``prepare_for_parse``'s cuts alone (ids left as they are): how many values were cut."""
+    return _walk(node, _unchanged, MAX_VALUE_DEPTH)
+
+
 def to_otlp_json(request: ExportTraceServiceRequest | ExportLogsServiceRequest) -> dict[str, Any]:
     """The OTLP/JSON form of a request (camelCase, integer enums, hex ids)."""
     document: dict[str, Any] = json_format.MessageToDict(request, use_integers_for_enums=True)
-    _walk(document, base64_to_hex, None)
+    base64_to_hex_ids(document)
     return document
+
+
+def base64_to_hex_ids(document: dict[str, Any]) -> None:
+    """Ids in a ``MessageToDict`` document (protobuf's base64) as OTLP/JSON's hex, in place."""
+    _walk(document, base64_to_hex, None)
 
 
 def parse_error_text(error: Exception) -> str:
@@ -44,6 +54,10 @@ def parse_error_text(error: Exception) -> str:
     path = _FIELD_STEP.findall(text)
     reason = _FIELD_STEP.sub("", text).rstrip(".")
     return f"{'.'.join(path)}: {reason}" if path else reason
+
+
+def _unchanged(value: str) -> str:
+    return value
 
 
 def hex_to_base64(value: str) -> str:

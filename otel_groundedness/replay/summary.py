@@ -1,4 +1,4 @@
-"""Summaries of scored turns: per-turn entries for JSON/HTML, totals, and rows by model and agent.
+"""Summaries of scored turns: totals, and rows by model and agent.
 
 ``Summary`` is built as traces stream by and keeps a few numbers per turn, never the turn itself.
 """
@@ -10,34 +10,12 @@ from dataclasses import dataclass, field
 from statistics import fmean
 from typing import Any
 
-from otel_groundedness.core.trace_feed import ScoredTurn
-from otel_groundedness.replay.stream import Step
-from otel_groundedness.replay.turn_digest import answer_digest, evidence_digest
+from otel_groundedness.replay.rendering import StepResult
 from otel_groundedness.replay.turn_result import TurnFigures
 
 LABELS = ("grounded", "partially_grounded", "ungrounded", "no_evidence", "no_factual_content")
 # The layout of the replay JSON report; a baseline report must have the same (``replay.baseline``).
 REPORT_VERSION = 2
-
-
-def turn_entry(scored: ScoredTurn) -> dict[str, Any]:
-    """One turn as a JSON-ready dict (the shape the HTML report renders). The digests let a later
-    run match this turn without the evidence text (``replay.turn_digest``)."""
-    context = scored.turn.context
-    return {
-        "trace_id": f"{scored.turn.trace_id:032x}",
-        "span_id": f"{scored.turn.span_id:016x}",
-        "span_name": scored.span.name,
-        "agent": context.agent_name,
-        "model": context.response_model or context.request_model,
-        "provider": context.provider,
-        "label": scored.report.label,
-        "score": scored.report.score,
-        "answer": scored.turn.answer,
-        "answer_digest": answer_digest(scored.turn),
-        "evidence_digest": evidence_digest(scored.turn),
-        "report": scored.report.to_dict(),
-    }
 
 
 @dataclass
@@ -85,14 +63,14 @@ class Summary:
     skipped: Counter[str] = field(default_factory=Counter)
     values_cut: int = 0
 
-    def add(self, step: Step) -> None:
+    def add(self, step: StepResult) -> None:
         self.values_cut += step.values_cut
         for trace in step.traces:
-            self.spans += len(trace.spans)
+            self.spans += trace.spans
             self.traces += trace.paired
             self.skipped.update(trace.skipped)
-            for scored in trace.scored:
-                figures = TurnFigures.of(scored)
+            for turn in trace.turns:
+                figures = turn.figures
                 self.overall.add(figures)
                 self.groups.setdefault((figures.model, figures.agent), Totals()).add(figures)
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from otel_groundedness.replay.otlp_files import scan_otlp_file
+from otel_groundedness.replay.partition import EVERYTHING, Partition
 
 _MAX_TIME = 2**63 - 1  # array("q") holds signed 64-bit; OTLP times are unsigned
 
@@ -36,8 +37,13 @@ class TraceIndex:
     spans: int
 
 
-def index_files(paths: Sequence[Path], on_progress: Callable[[int], None] | None = None) -> TraceIndex:
-    """Scan ``paths`` (``InvalidInputError`` on bad input); ``on_progress`` gets the bytes read so far."""
+def index_files(
+    paths: Sequence[Path],
+    on_progress: Callable[[int], None] | None = None,
+    partition: Partition = EVERYTHING,
+) -> TraceIndex:
+    """Scan ``paths`` (``InvalidInputError`` on bad input); ``on_progress`` gets the bytes read so far.
+    Only the traces ``partition`` owns are indexed; ``spans`` counts every span."""
     file_lasts: list[dict[int, int]] = []
     file_times: list[array[int]] = []
     spans = done = 0
@@ -47,7 +53,8 @@ def index_files(paths: Sequence[Path], on_progress: Callable[[int], None] | None
         end = 0
         for number, scan in enumerate(scan_otlp_file(path)):
             for trace_id in scan.trace_ids:
-                last[trace_id] = number
+                if partition.owns(trace_id):
+                    last[trace_id] = number
             # A request without times keeps its place after the one before it.
             times.append(
                 min(scan.first_time_ns, _MAX_TIME) if scan.first_time_ns else (times[-1] if times else 0)

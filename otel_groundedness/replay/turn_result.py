@@ -1,5 +1,6 @@
-"""What summaries and the baseline comparison keep of a scored turn: figures, ids, digests and the
-verdict of each atom, never the evidence."""
+"""A scored turn as the JSON report shows it (``turn_entry``), and what summaries, the baseline
+comparison and the reports keep of it (``TurnResult``): figures, ids, digests, the verdict of each
+atom and the entry's text, never the evidence."""
 
 from __future__ import annotations
 
@@ -8,6 +9,31 @@ from dataclasses import dataclass
 from typing import Any
 
 from otel_groundedness.core.trace_feed import ScoredTurn
+from otel_groundedness.replay.json_layout import list_item
+from otel_groundedness.replay.turn_digest import answer_digest, evidence_digest
+
+# A turn entry's depth in the JSON report: an item of the top-level ``turns``.
+TURNS_DEPTH = 1
+
+
+def turn_entry(scored: ScoredTurn) -> dict[str, Any]:
+    """One turn as a JSON-ready dict (the shape the HTML report renders). The digests let a later
+    run match this turn without the evidence text (``replay.turn_digest``)."""
+    context = scored.turn.context
+    return {
+        "trace_id": f"{scored.turn.trace_id:032x}",
+        "span_id": f"{scored.turn.span_id:016x}",
+        "span_name": scored.span.name,
+        "agent": context.agent_name,
+        "model": context.response_model or context.request_model,
+        "provider": context.provider,
+        "label": scored.report.label,
+        "score": scored.report.score,
+        "answer": scored.turn.answer,
+        "answer_digest": answer_digest(scored.turn),
+        "evidence_digest": evidence_digest(scored.turn),
+        "report": scored.report.to_dict(),
+    }
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +84,7 @@ def atoms_of(report: Mapping[str, Any]) -> tuple[AtomOutcome, ...]:
 
 @dataclass(frozen=True, slots=True)
 class TurnResult:
-    """A scored turn as the baseline comparison sees it."""
+    """A scored turn as summaries, the baseline comparison and the reports see it."""
 
     trace_id: int
     span_id: int
@@ -66,10 +92,11 @@ class TurnResult:
     answer_digest: str
     evidence_digest: str
     atoms: tuple[AtomOutcome, ...]  # answer order
+    entry: str | None  # the turn's JSON report entry, laid out at TURNS_DEPTH, if a report needs it
 
     @classmethod
-    def of(cls, scored: ScoredTurn, entry: Mapping[str, Any]) -> TurnResult:
-        """From the turn and its JSON entry (``summary.turn_entry``), which holds the digests."""
+    def of(cls, scored: ScoredTurn, *, with_entry: bool) -> TurnResult:
+        entry = turn_entry(scored)
         return cls(
             scored.turn.trace_id,
             scored.turn.span_id,
@@ -77,4 +104,5 @@ class TurnResult:
             entry["answer_digest"],
             entry["evidence_digest"],
             atoms_of(entry["report"]),
+            list_item(entry, TURNS_DEPTH) if with_entry else None,
         )

@@ -117,6 +117,13 @@ class WorstTurns:
         # A heap of negated sort keys: its top is the least bad turn kept, the first to give way.
         self._heap: list[tuple[tuple[float, int, int], Mapping[str, Any]]] = []
 
+    def admits(self, score: float | None, contradicted: int) -> bool:
+        """Whether a turn with this score and this many contradicted atoms would be kept now (so a
+        caller can skip building the turn's entry)."""
+        if score is None or score >= 1.0:
+            return False
+        return len(self._heap) < self._limit or (-score, contradicted) > self._heap[0][0][:2]
+
     def add(self, turn: Mapping[str, Any]) -> None:
         if not _has_score(turn) or turn["score"] >= 1.0:
             return

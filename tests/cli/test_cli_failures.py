@@ -184,6 +184,54 @@ def test_an_interrupt_exits_130_without_a_traceback(tmp_path: Path) -> None:
     assert sorted(path.name for path in tmp_path.iterdir()) == ["long.jsonl"]
 
 
+def test_ctrl_c_while_workers_score_stops_them_all(tmp_path: Path) -> None:
+    recording = tmp_path / "long.jsonl"
+    write_recording(recording, 4 * 1024 * 1024)
+    args = ["replay", str(recording), "--no-progress", "--jobs", "2", "--json", str(tmp_path / "r.json")]
+    process = subprocess.Popen(
+        [str(SCRIPT), *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        children: list[int] = []
+        while time.monotonic() < deadline and len(children := _children(process.pid)) < 2:
+            time.sleep(0.02)
+        assert len(children) >= 2, "the replay started no worker processes"
+        time.sleep(2)  # the workers are past their start-up, scoring
+        os.killpg(process.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the whole process group
+        stdout, stderr = process.communicate(timeout=60)
+    finally:
+        process.kill()
+    _assert_one_line_error(subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr), 130)
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["long.jsonl"]
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and any(map(_running, children)):
+        time.sleep(0.05)
+    assert not [pid for pid in children if _running(pid)]
+
+
+def _children(pid: int) -> list[int]:
+    """The worker processes of ``pid`` (multiprocessing's, started by spawn_main)."""
+    try:
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+        return [
+            int(child) for child in children if b"spawn_main" in Path(f"/proc/{child}/cmdline").read_bytes()
+        ]
+    except OSError:
+        return []
+
+
+def _running(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
 def _has_open(pid: int, path: Path) -> bool:
     try:
         return any(os.readlink(fd) == str(path) for fd in Path(f"/proc/{pid}/fd").iterdir())

@@ -24,8 +24,9 @@ from otel_groundedness.replay.in_memory import replay
 from otel_groundedness.replay.otlp_codec import request_from_log_events, request_from_spans
 from otel_groundedness.replay.otlp_files import iter_otlp_file, to_otlp_json
 from otel_groundedness.replay.stream import replay_files
-from otel_groundedness.replay.summary import LABELS, turn_entry
+from otel_groundedness.replay.summary import LABELS
 from otel_groundedness.replay.trace_index import index_files
+from otel_groundedness.replay.turn_result import turn_entry
 from otel_groundedness.scoring import GroundednessPolicy
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "otlp"
@@ -147,7 +148,7 @@ def test_a_trace_is_scored_as_soon_as_its_last_line_is_read(tmp_path: Path) -> N
     path = tmp_path / "three-lines.jsonl"
     path.write_text("".join(json.dumps(to_otlp_json(request_from_spans(line))) + "\n" for line in lines))
     index = index_files([path])
-    released = [[trace.trace_id for trace in step.traces] for step in replay_files([path], index)]
+    released = [[trace.trace.trace_id for trace in step.traces] for step in replay_files([path], index)]
     assert released[0] == [first]
     assert released[1] == [second]
     assert sorted(released[2]) == sorted(traces[2:])
