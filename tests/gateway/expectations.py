@@ -16,13 +16,16 @@ def expected_evaluations(requests: list[Request]) -> dict[tuple[int, int], dict[
     """What replay scores on these records: (trace id, span id) -> the scored span's evaluation attributes."""
     reader = ValueReader()
     spans = [
-        s for r in requests if isinstance(r, ExportTraceServiceRequest) for s in spans_from_request(r, reader)
+        span
+        for r in requests
+        if isinstance(r, ExportTraceServiceRequest)
+        for _, span in spans_from_request(r, reader)
     ]
     logs = [
-        e
+        event
         for r in requests
         if not isinstance(r, ExportTraceServiceRequest)
-        for e in log_events_from_request(r, reader)
+        for _, event in log_events_from_request(r, reader)
     ]
     result = replay(spans, logs)
     return {(t.turn.trace_id, t.turn.span_id): dict(t.evaluation.span_attributes) for t in result.scored}
