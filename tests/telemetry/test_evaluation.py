@@ -83,7 +83,7 @@ def test_truncation_reasons_and_the_work_budget_reach_the_span() -> None:
         budget_exceeded=True,
         atoms_unchecked=40,
     )
-    attributes = span_attributes(report, evidence_truncated=True)
+    attributes = span_attributes(report, evidence_truncated=True, evaluator=EVALUATOR)
     assert attributes[names.ATTR_EVIDENCE_TRUNCATED] is True
     # The turn's own flag (content cut before scoring) joins the scorer's reasons, in vocabulary order.
     assert attributes[names.ATTR_EVIDENCE_TRUNCATION_REASONS] == (
@@ -93,7 +93,9 @@ def test_truncation_reasons_and_the_work_budget_reach_the_span() -> None:
     )
     assert attributes[names.ATTR_BUDGET_EXCEEDED] is True
     assert attributes[names.ATTR_ATOMS_UNCHECKED] == 40
-    assert names.ATTR_EVIDENCE_TRUNCATION_REASONS not in span_attributes(MIXED, evidence_truncated=False)
+    assert names.ATTR_EVIDENCE_TRUNCATION_REASONS not in span_attributes(
+        MIXED, evidence_truncated=False, evaluator=EVALUATOR
+    )
 
 
 def test_explanation_says_how_many_atoms_the_budget_left_unchecked() -> None:
