@@ -92,9 +92,11 @@ class Scorer:
         records: list[tuple[Origin, LogRecord]] = []
         size = 0
         for trace in traces:
-            # Requests stay under the batch size (the held size is above the serialized one), so the
-            # next tier's request limit is met; a larger trace goes alone.
-            if spans and size + trace.size > self._batch_bytes:
+            # Requests stay under the batch size, so the next tier's request limit is met; a larger
+            # trace goes alone. The held size is above a span's serialized size, but scoring adds
+            # attributes and an event (provenance, reasons: up to about 1 KB a scored span), so a
+            # quarter of the batch is kept for them.
+            if spans and size + trace.size > self._batch_bytes * 3 // 4:
                 self._queue_output(spans, records)
                 spans, records, size = [], [], 0
             if time.monotonic() < score_until:
