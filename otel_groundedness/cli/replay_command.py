@@ -24,7 +24,7 @@ from otel_groundedness.cli.argtypes import unit_interval
 from otel_groundedness.cli.console import PipeSafeConsole, wide_console
 from otel_groundedness.cli.errors import EXIT_GATE_FAILED, CliError
 from otel_groundedness.cli.policy_file import load_policy
-from otel_groundedness.cli.replay_outputs import ReplayOutputs, baseline_pairs, diff_pairs, summary_pairs
+from otel_groundedness.cli.replay_outputs import ReplayOutputs, diff_lines, summary_pairs
 from otel_groundedness.evaluator import describe
 from otel_groundedness.replay.baseline import Baseline
 from otel_groundedness.replay.diff import BaselineDiff
@@ -104,11 +104,7 @@ def run(args: argparse.Namespace) -> int:
     total = _input_bytes(args.files)
     evaluator = describe(policy or GroundednessPolicy())
     with contextlib.ExitStack() as stack:
-        diff = None
-        if args.baseline is not None:
-            baseline = _guarded(lambda: Baseline(args.baseline))
-            stack.callback(baseline.close)
-            diff = BaselineDiff(baseline, evaluator)
+        diff = None if args.baseline is None else BaselineDiff(_baseline(args.baseline, stack), evaluator)
         outputs = ReplayOutputs(evaluator, out=args.out, json=args.json, html=args.html, diff=diff)
         try:
             summary, gates = _replay(args, policy, outputs, total, limits, diff)
@@ -126,11 +122,14 @@ def run(args: argparse.Namespace) -> int:
     return 0 if gates.passed else EXIT_GATE_FAILED
 
 
-def _guarded(load: Callable[[], Baseline]) -> Baseline:
+def _baseline(path: Path, stack: contextlib.ExitStack) -> Baseline:
+    """The ``--baseline`` report, read and indexed, closed with ``stack`` (``CliError`` if unusable)."""
     try:
-        return load()
+        baseline = Baseline(path)
     except InvalidInputError as error:
         raise CliError(str(error)) from None
+    stack.callback(baseline.close)
+    return baseline
 
 
 def _input_bytes(paths: Sequence[Path]) -> int:
@@ -171,15 +170,14 @@ def _replay(
         if jobs == 1
         else in_workers(args.files, policy, options, jobs)  # each worker indexes its own traces
     )
-    del index  # with workers, not needed any more
+    del index  # the workers index their own traces: free this one
     summary = Summary()
     with _progress(console, "scoring", total, show) as advance, contextlib.closing(results):
         for step in results:
             summary.add(step)
             outputs.add(step)
-            for turn in step.turns() if diff is not None else ():
-                change = diff.add(turn)  # type: ignore[union-attr]
-                if change is not None:
+            if diff is not None:
+                for change in filter(None, map(diff.add, step.turns())):
                     outputs.add_change(change)
             advance(step.bytes_read)
     if diff is not None:
@@ -212,7 +210,7 @@ def _print_summary(console: Console, summary: Summary, gates: GateOutcome, diff:
     console.print(table)
     console.print(", ".join(f"{name}: {value}" for name, value in summary_pairs(summary)), highlight=False)
     if diff is not None:
-        for pairs in (baseline_pairs(diff), diff_pairs(diff)):
+        for pairs in diff_lines(diff):
             console.print(", ".join(f"{name}: {value}" for name, value in pairs), highlight=False)
     for line in gates.lines:
         console.print(line, style="green" if line.startswith("PASS") else "bold red", highlight=False)

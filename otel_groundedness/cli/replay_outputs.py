@@ -124,7 +124,7 @@ class ReplayOutputs:
                 tables=[Table("By model and agent", GROUP_COLUMNS, _group_rows(summary))],
                 changes=None
                 if diff is None
-                else Changes([*baseline_pairs(diff), *diff_pairs(diff)], self._changed.turns()),
+                else Changes([pair for line in diff_lines(diff) for pair in line], self._changed.turns()),
             )
             self._html.write(page.encode("utf-8"))
         for file in self._files:
@@ -188,32 +188,31 @@ def json_head(
     return head
 
 
-def baseline_pairs(diff: BaselineDiff) -> list[tuple[str, Any]]:
-    """Which baseline, and whether it was scored by the same scorer and policy."""
-    baseline = diff.baseline
+def diff_lines(diff: BaselineDiff) -> list[list[tuple[str, Any]]]:
+    """The comparison's figures in order, a line each: which baseline, how turns matched, what moved."""
+    baseline, totals = diff.baseline, diff.totals
     before = baseline.evaluator
-    return [
-        ("baseline", f"{baseline.path} ({baseline.turns} turns)"),
-        ("baseline scorer", f"{before['id']} {before['version']}, policy {before['policy_fingerprint']}"),
-        ("scorer changed", "yes" if diff.scorer_changed else "no"),
-    ]
-
-
-def diff_pairs(diff: BaselineDiff) -> list[tuple[str, Any]]:
-    """The comparison's figures, in order."""
-    totals = diff.totals
     drop = totals.mean_score_drop
     return [
-        ("matched by id", totals.matched_by_id),
-        ("matched by answer and evidence", totals.matched_by_content),
-        ("new turns", totals.new_turns),
-        ("removed turns", totals.removed_turns),
-        ("regressed turns", totals.regressed),
-        ("improved turns", totals.improved),
-        ("mean score drop", "-" if drop is None else f"{drop:.3f} over {totals.scored_in_both} turns"),
-        ("new contradicted atoms", totals.new_contradicted),
-        ("answers changed", totals.answer_changed),
-        ("evidence changed", totals.evidence_changed),
+        [
+            ("baseline", f"{baseline.path} ({baseline.turns} turns)"),
+            ("baseline scorer", f"{before['id']} {before['version']}, policy {before['policy_fingerprint']}"),
+            ("scorer changed", "yes" if diff.scorer_changed else "no"),
+        ],
+        [
+            ("matched by id", totals.matched_by_id),
+            ("matched by answer and evidence", totals.matched_by_content),
+            ("new turns", totals.new_turns),
+            ("removed turns", totals.removed_turns),
+            ("answers changed", totals.answer_changed),
+            ("evidence changed", totals.evidence_changed),
+        ],
+        [
+            ("regressed turns", totals.regressed),
+            ("improved turns", totals.improved),
+            ("mean score drop", "-" if drop is None else f"{drop:.3f} over {totals.scored_in_both} turns"),
+            ("new contradicted atoms", totals.new_contradicted),
+        ],
     ]
 
 

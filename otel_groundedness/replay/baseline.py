@@ -164,7 +164,7 @@ class Baseline:
                 where = item.path[:1]
                 if where == ("report_version",) and len(item.path) == 1:
                     version = item.value
-                elif where == ("evaluator",) and len(item.path) == 2:
+                elif where == ("evaluator",) and len(item.path) == 2:  # decoded as UTF-8, unlike item.value
                     self.evaluator[str(item.path[1])] = json.loads(self._raw(item.start, item.end))
                 elif where == ("turns",) and len(item.path) == 2 and turn_error is None:
                     turn_error = self._add(item.value, item.start, item.end)
@@ -199,6 +199,7 @@ class Baseline:
         return None
 
     def _raw(self, start: int, end: int) -> bytes:
+        """The bytes at ``start:end``, read so that the walk reading the stream goes on where it was."""
         position = self._stream.tell()
         self._stream.seek(start)
         raw = self._stream.read(end - start)
