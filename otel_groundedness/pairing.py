@@ -32,7 +32,7 @@ from typing import Any, Generic, Literal, TypeAlias, TypeVar
 
 from otel_groundedness.payload import DIGEST_BYTES, estimate_bytes, fingerprint, text_fingerprint
 from otel_groundedness.records import LogEventRecord, LogFacts, SpanFacts, SpanRecord, Turn, TurnContext
-from otel_groundedness.scoring.evidence_item import Evidence
+from otel_groundedness.scoring.evidence import Evidence
 
 H = TypeVar("H")
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal, TypeAlias
 
-from otel_groundedness.scoring.evidence_item import Evidence
+from otel_groundedness.scoring.evidence import Evidence
 
 # What a piece of evidence is: ``Evidence.kind`` holds one of these; citations carry it as ``source_kind``.
 EvidenceKind: TypeAlias = Literal["tool_result", "retrieval", "user_prompt"]

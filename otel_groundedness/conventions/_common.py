@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 
 from otel_groundedness.conventions._json import as_dict, as_list, as_text, decode
 from otel_groundedness.records import RETRIEVAL, SpanFacts, SpanRecord, TurnContext
-from otel_groundedness.scoring.evidence_item import Evidence
+from otel_groundedness.scoring.evidence import Evidence
 
 T = TypeVar("T")
 

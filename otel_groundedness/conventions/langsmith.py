@@ -32,7 +32,7 @@ from otel_groundedness.conventions._json import as_dict, as_list, decode
 from otel_groundedness.conventions._langchain import langchain_message, llm_output
 from otel_groundedness.conventions._producer import Producer, any_key
 from otel_groundedness.records import SpanFacts, SpanRecord
-from otel_groundedness.scoring.evidence_item import Evidence
+from otel_groundedness.scoring.evidence import Evidence
 
 CONVENTION = "langsmith"
 SPAN_KIND = "langsmith.span.kind"

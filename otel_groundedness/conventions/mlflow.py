@@ -34,7 +34,7 @@ from otel_groundedness.conventions._json import Decoded, as_dict, as_list, as_te
 from otel_groundedness.conventions._langchain import langchain_message, llm_output
 from otel_groundedness.conventions._producer import Producer, any_key
 from otel_groundedness.records import SpanFacts, SpanRecord, TurnContext
-from otel_groundedness.scoring.evidence_item import Evidence
+from otel_groundedness.scoring.evidence import Evidence
 
 CONVENTION = "mlflow"
 SPAN_TYPE = "mlflow.spanType"

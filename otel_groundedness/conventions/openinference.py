@@ -25,7 +25,7 @@ from otel_groundedness.conventions._json import as_dict, as_list, as_text, decod
 from otel_groundedness.conventions._langchain import langchain_message
 from otel_groundedness.conventions._producer import Producer, any_key
 from otel_groundedness.records import SpanFacts, SpanRecord, TurnContext
-from otel_groundedness.scoring.evidence_item import Evidence
+from otel_groundedness.scoring.evidence import Evidence
 
 CONVENTION = "openinference"
 SPAN_KIND = "openinference.span.kind"

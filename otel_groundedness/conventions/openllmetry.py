@@ -21,7 +21,7 @@ from otel_groundedness.conventions._common import (
 from otel_groundedness.conventions._indexed import group_indexed, has_gaps
 from otel_groundedness.conventions._producer import Producer, any_key
 from otel_groundedness.records import SpanFacts, SpanRecord
-from otel_groundedness.scoring.evidence_item import Evidence
+from otel_groundedness.scoring.evidence import Evidence
 
 INDEXED_CONVENTION = "openllmetry_indexed"
 TRACELOOP_CONVENTION = "traceloop"

@@ -17,7 +17,7 @@ from otel_groundedness.conventions._common import (
 from otel_groundedness.conventions._json import as_dict, decode
 from otel_groundedness.conventions._producer import Producer
 from otel_groundedness.records import LogEventRecord, LogFacts
-from otel_groundedness.scoring.evidence_item import Evidence
+from otel_groundedness.scoring.evidence import Evidence
 
 CONVENTION = "semconv_events"
 OPERATION_DETAILS = "gen_ai.client.inference.operation.details"

@@ -22,7 +22,7 @@ from otel_groundedness.conventions._common import (
     turn_start,
 )
 from otel_groundedness.conventions._json import as_dict, as_list, decode
-from otel_groundedness.scoring.evidence_item import Evidence
+from otel_groundedness.scoring.evidence import Evidence
 
 INPUT_MESSAGES = "gen_ai.input.messages"
 OUTPUT_MESSAGES = "gen_ai.output.messages"

@@ -23,7 +23,7 @@ from otel_groundedness.conventions._common import (
 )
 from otel_groundedness.conventions._json import as_dict, as_list, decode
 from otel_groundedness.records import SpanEventRecord
-from otel_groundedness.scoring.evidence_item import Evidence
+from otel_groundedness.scoring.evidence import Evidence
 
 OPERATION_DETAILS = "gen_ai.client.inference.operation.details"
 USER_MESSAGE = "gen_ai.user.message"

@@ -22,7 +22,7 @@ from otel_groundedness.conventions._common import (
 from otel_groundedness.conventions._json import as_dict, as_list, as_text, decode
 from otel_groundedness.conventions._producer import Producer, any_key
 from otel_groundedness.records import SpanFacts, SpanRecord, TurnContext
-from otel_groundedness.scoring.evidence_item import Evidence
+from otel_groundedness.scoring.evidence import Evidence
 
 CONVENTION = "vercel_ai"
 OPERATION_ID = "ai.operationId"

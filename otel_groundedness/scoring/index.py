@@ -16,12 +16,12 @@ from dataclasses import dataclass
 from itertools import compress, repeat
 from typing import TypeAlias
 
-from otel_groundedness.scoring import context
+from otel_groundedness.scoring import label_words
 from otel_groundedness.scoring.atoms import ATOM_KINDS, Atom, CalendarDate, Identifier, Quantity
 from otel_groundedness.scoring.budget import CANDIDATE, PROBE, WorkBudget
+from otel_groundedness.scoring.corpus import Corpus, Fragment, RawScalar, path_labels, render_path
 from otel_groundedness.scoring.digits import VariantWindows
-from otel_groundedness.scoring.evidence import Corpus, Fragment, RawScalar, path_labels, render_path
-from otel_groundedness.scoring.report import Citation
+from otel_groundedness.scoring.results import Citation
 
 # Fragments are scanned in one extraction pass over their concatenation; this separator matches
 # nothing and stops every pattern, so no atom spans two fragments.
@@ -93,9 +93,9 @@ class Hit:
         """Label words tied to this value: JSON keys, short sibling labels, text around it."""
         if self._words is None:
             origin = self.origin
-            found = context.json_words(path_labels(origin.path), origin.siblings)
+            found = label_words.json_words(path_labels(origin.path), origin.siblings)
             if isinstance(origin, Fragment) and self.start is not None and self.end is not None:
-                found |= context.window_words(origin.text, self.start, self.end)
+                found |= label_words.window_words(origin.text, self.start, self.end)
             self._words = found
         return self._words
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from otel_groundedness.scoring.policy import LabelRule
-from otel_groundedness.scoring.report import Label, Verdict
+from otel_groundedness.scoring.results import Label, Verdict
 
 
 def atom_ratio(verdicts: Sequence[Verdict]) -> float:

@@ -10,13 +10,13 @@ from typing import Any
 from otel_groundedness.scoring import rules
 from otel_groundedness.scoring.atoms import Atom, CalendarDate, Quantity
 from otel_groundedness.scoring.budget import ATOM, WorkBudget
-from otel_groundedness.scoring.context import AtomContext
-from otel_groundedness.scoring.evidence import collect
-from otel_groundedness.scoring.evidence_item import Evidence
+from otel_groundedness.scoring.corpus import collect
+from otel_groundedness.scoring.evidence import Evidence
 from otel_groundedness.scoring.extract import extract_atoms
 from otel_groundedness.scoring.index import DateReading, EvidenceIndex
+from otel_groundedness.scoring.label_words import AtomContext
 from otel_groundedness.scoring.policy import GroundednessPolicy
-from otel_groundedness.scoring.report import (
+from otel_groundedness.scoring.results import (
     AtomVerdict,
     GroundednessReport,
     Label,

@@ -13,7 +13,6 @@ from dataclasses import dataclass
 
 from otel_groundedness.scoring.atoms import NUMERIC_KINDS, Atom, AtomKind, CalendarDate, Identifier, Quantity
 from otel_groundedness.scoring.budget import PROBE
-from otel_groundedness.scoring.context import AtomContext
 from otel_groundedness.scoring.digits import (
     MAX_MANTISSA_DIGITS,
     Mantissa,
@@ -32,7 +31,8 @@ from otel_groundedness.scoring.index import (
     Hit,
     date_mask,
 )
-from otel_groundedness.scoring.report import Verdict
+from otel_groundedness.scoring.label_words import AtomContext
+from otel_groundedness.scoring.results import Verdict
 
 # Evidence groups an answer figure may match: money and bare numbers stand for each other (a
 # table cell "1,243,500" under "Revenue (USD)"), percent never matches either; raw JSON scalars

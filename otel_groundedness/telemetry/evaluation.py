@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from otel_groundedness.evaluator import Evaluator
 from otel_groundedness.scoring import AtomVerdict, GroundednessReport
-from otel_groundedness.scoring.report import TruncationReason, ordered_reasons
+from otel_groundedness.scoring.results import TruncationReason, ordered_reasons
 from otel_groundedness.telemetry import names
 
 AttributeValue = str | bool | int | float | tuple[str, ...]

@@ -33,7 +33,7 @@ ATTR_ATOMS_CONTRADICTED = SPAN_PREFIX + "atoms.contradicted"
 ATTR_ATOMS_UNSUPPORTED = SPAN_PREFIX + "atoms.unsupported"
 ATTR_EVIDENCE_TRUNCATED = SPAN_PREFIX + "evidence_truncated"
 ATTR_ANSWER_TRUNCATED = SPAN_PREFIX + "answer_truncated"
-# string[]: why evidence was cut or read as flat text (scoring.report.TruncationReason); only when any
+# string[]: why evidence was cut or read as flat text (scoring.results.TruncationReason); only when any
 ATTR_EVIDENCE_TRUNCATION_REASONS = SPAN_PREFIX + "evidence_truncation_reasons"
 ATTR_BUDGET_EXCEEDED = SPAN_PREFIX + "budget_exceeded"  # the work budget ran out; some atoms unchecked
 ATTR_ATOMS_UNCHECKED = SPAN_PREFIX + "atoms.unchecked"  # atoms left without a verdict by the budget

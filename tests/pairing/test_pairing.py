@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from otel_groundedness.pairing import Decisions, PairingBuffer, PairingLimits, Release
 from otel_groundedness.records import LogEventRecord, LogFacts, SpanFacts, SpanRecord, TurnContext
-from otel_groundedness.scoring.evidence_item import Evidence
+from otel_groundedness.scoring.evidence import Evidence
 
 TRACE = 0xABC
 

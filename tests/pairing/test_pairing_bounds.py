@@ -11,7 +11,7 @@ import pytest
 
 from otel_groundedness.pairing import Decisions, PairingBuffer, Release
 from otel_groundedness.records import SpanFacts, SpanRecord, TurnContext
-from otel_groundedness.scoring.evidence_item import Evidence
+from otel_groundedness.scoring.evidence import Evidence
 from tests.pairing.test_pairing import INVOICE, agent, chat, make_buffer, span
 
 

@@ -18,9 +18,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from otel_groundedness.scoring import Evidence, GroundednessPolicy, GroundednessReport, score
-from otel_groundedness.scoring.evidence import MAX_DEPTH
+from otel_groundedness.scoring.corpus import MAX_DEPTH
 from otel_groundedness.scoring.index import NEAR_MAX_CHARS
-from otel_groundedness.scoring.report import TRUNCATION_REASONS
+from otel_groundedness.scoring.results import TRUNCATION_REASONS
 from tests.scoring.test_properties import TOKENS, check_invariants
 
 PEAK_LIMIT = 64 << 20  # the benchmark's memory target, for one call at the default caps

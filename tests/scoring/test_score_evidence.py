@@ -6,7 +6,7 @@ import json
 import sys
 
 from otel_groundedness.scoring import Evidence
-from otel_groundedness.scoring.evidence import Corpus, Path, collect, render_path
+from otel_groundedness.scoring.corpus import Corpus, Path, collect, render_path
 
 
 def texts(corpus: Corpus) -> list[str]:
