@@ -37,11 +37,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from otel_groundedness.cli.policy_file import load_policy
     from otel_groundedness.gateway.runner import run_gateway
     from otel_groundedness.gateway.settings import SETTINGS, ConfigError, load_settings
+    from otel_groundedness.scoring import GroundednessPolicy
 
-    policy = load_policy(args.policy) if args.policy is not None else None
+    policy = GroundednessPolicy.from_file(args.policy) if args.policy is not None else None
     flags = {setting.name: getattr(args, setting.name) for setting in SETTINGS}
     try:
         settings = load_settings(flags, os.environ, args.config, policy)

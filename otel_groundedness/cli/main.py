@@ -25,6 +25,7 @@ from otel_groundedness.cli.errors import (
     EXIT_INVALID,
     CliError,
 )
+from otel_groundedness.scoring.policy import PolicyFileError
 
 SUBCOMMANDS: dict[str, str] = {
     "score": "otel_groundedness.cli.score_command",
@@ -72,7 +73,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         code = int(run(args))
         sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's last flush
         return code
-    except CliError as error:
+    except (CliError, PolicyFileError) as error:  # PolicyFileError: any command's --policy
         return _fail(prog, f"error: {error}", EXIT_INVALID)
     except KeyboardInterrupt:
         return _fail(prog, "interrupted", EXIT_INTERRUPTED)

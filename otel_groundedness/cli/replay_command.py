@@ -23,7 +23,6 @@ from rich.table import Table
 from otel_groundedness.cli.argtypes import unit_interval
 from otel_groundedness.cli.console import PipeSafeConsole, wide_console
 from otel_groundedness.cli.errors import EXIT_GATE_FAILED, CliError
-from otel_groundedness.cli.policy_file import load_policy
 from otel_groundedness.cli.replay_outputs import ReplayOutputs, diff_lines, summary_pairs
 from otel_groundedness.evaluator import describe
 from otel_groundedness.replay.baseline import Baseline
@@ -100,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
     )  # fmt: skip
     if args.baseline is None and limits.baseline_gates():
         raise CliError(f"{', '.join(limits.baseline_gates())} needs --baseline REPORT")
-    policy = load_policy(args.policy) if args.policy else None
+    policy = GroundednessPolicy.from_file(args.policy) if args.policy else None
     total = _input_bytes(args.files)
     evaluator = describe(policy or GroundednessPolicy())
     with contextlib.ExitStack() as stack:

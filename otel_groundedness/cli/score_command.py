@@ -6,8 +6,7 @@ import argparse
 from pathlib import Path
 
 from otel_groundedness.cli.errors import CliError
-from otel_groundedness.cli.policy_file import load_policy
-from otel_groundedness.scoring import Evidence, GroundednessReport, score
+from otel_groundedness.scoring import Evidence, GroundednessPolicy, GroundednessReport, score
 
 HELP = "score an answer against evidence files (tool outputs) and print each atom's verdict"
 
@@ -31,7 +30,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     answer = _answer(args.answer)
     evidence = [_evidence(Path(name)) for name in args.evidence]
-    policy = load_policy(args.policy) if args.policy else None
+    policy = GroundednessPolicy.from_file(args.policy) if args.policy else None
     report = score(answer, evidence, user_prompt=args.prompt, policy=policy)
     print(report.to_json(indent=2) if args.json else render(report))
     return 0

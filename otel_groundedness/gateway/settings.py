@@ -16,6 +16,7 @@ from typing import Any
 
 import yaml
 
+from otel_groundedness.env_config import EnvProblem
 from otel_groundedness.gateway.listen import ListenAddress, parse_listen
 from otel_groundedness.scoring import GroundednessPolicy
 
@@ -212,7 +213,11 @@ def _read_yaml(path: Path) -> dict[str, Any]:
 def _policy(data: object, config_file: Path | None, environ: Mapping[str, str]) -> GroundednessPolicy:
     try:
         if data is None:
-            return GroundednessPolicy.from_env(environ)
+            problems: list[EnvProblem] = []
+            policy = GroundednessPolicy.from_env(environ, problems=problems)
+            if problems:  # in-process this would warn and keep the default; a service refuses to start
+                raise ValueError(str(problems[0]))
+            return policy
         if not isinstance(data, dict):
             raise ValueError("expected a mapping of policy fields")
         return GroundednessPolicy.from_dict(data)

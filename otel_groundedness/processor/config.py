@@ -1,19 +1,19 @@
 """Processor settings: one dataclass, each field with an ``OTEL_GROUNDEDNESS_*`` environment twin.
 
 An explicit constructor argument wins; otherwise the variable is read by the small ``_default_*``
-function beside it. A malformed variable is logged with its name and the default is used, so a
-typo in the environment never stops the application (the SDK's batch processors behave the same).
+function beside it, under ``env_config``'s rule: a malformed variable is logged with its name and
+keeps its default, so a typo in the environment never stops the application (the SDK's batch
+processors behave the same, and so does every policy variable).
 """
 
 from __future__ import annotations
 
-import logging
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
-_logger = logging.getLogger(__name__)
+from otel_groundedness.env_config import EnvReader, parse_bool, parse_positive_float, parse_positive_int
 
 OTEL_GROUNDEDNESS_ENABLED = "OTEL_GROUNDEDNESS_ENABLED"
 OTEL_GROUNDEDNESS_MAX_QUEUE_SIZE = "OTEL_GROUNDEDNESS_MAX_QUEUE_SIZE"
@@ -33,78 +33,49 @@ DEFAULT_MAX_BUFFER_BYTES = 64 * 1024 * 1024
 DEFAULT_TRACE_TTL_S = 60.0
 
 _T = TypeVar("_T")
-_TRUE = frozenset({"true", "1", "yes", "on"})
-_FALSE = frozenset({"false", "0", "no", "off"})
-
-
-def _parse_bool(text: str) -> bool:
-    value = text.strip().lower()
-    if value in _TRUE:
-        return True
-    if value in _FALSE:
-        return False
-    raise ValueError(text)
-
-
-def _parse_positive_int(text: str) -> int:
-    value = int(text.strip())
-    if value <= 0:
-        raise ValueError(text)
-    return value
-
-
-def _parse_positive_float(text: str) -> float:
-    value = float(text.strip())
-    if not value > 0 or value == float("inf"):
-        raise ValueError(text)
-    return value
 
 
 def _from_env(name: str, parse: Callable[[str], _T], default: _T) -> _T:
-    raw = os.environ.get(name)
-    if raw is None or not raw.strip():
-        return default
-    try:
-        return parse(raw)
-    except ValueError:
-        _logger.warning("Invalid value %r for %s; using the default %r.", raw, name, default)
-        return default
+    reader = EnvReader(os.environ)
+    value = reader.get(name, parse, default)
+    reader.warn()
+    return value
 
 
 def _default_enabled() -> bool:
-    return _from_env(OTEL_GROUNDEDNESS_ENABLED, _parse_bool, False)
+    return _from_env(OTEL_GROUNDEDNESS_ENABLED, parse_bool, False)
 
 
 def _default_max_queue_size() -> int:
-    return _from_env(OTEL_GROUNDEDNESS_MAX_QUEUE_SIZE, _parse_positive_int, DEFAULT_MAX_QUEUE_SIZE)
+    return _from_env(OTEL_GROUNDEDNESS_MAX_QUEUE_SIZE, parse_positive_int, DEFAULT_MAX_QUEUE_SIZE)
 
 
 def _default_max_queue_bytes() -> int:
-    return _from_env(OTEL_GROUNDEDNESS_MAX_QUEUE_BYTES, _parse_positive_int, DEFAULT_MAX_QUEUE_BYTES)
+    return _from_env(OTEL_GROUNDEDNESS_MAX_QUEUE_BYTES, parse_positive_int, DEFAULT_MAX_QUEUE_BYTES)
 
 
 def _default_max_traces() -> int:
-    return _from_env(OTEL_GROUNDEDNESS_MAX_TRACES, _parse_positive_int, DEFAULT_MAX_TRACES)
+    return _from_env(OTEL_GROUNDEDNESS_MAX_TRACES, parse_positive_int, DEFAULT_MAX_TRACES)
 
 
 def _default_max_trace_bytes() -> int:
-    return _from_env(OTEL_GROUNDEDNESS_MAX_TRACE_BYTES, _parse_positive_int, DEFAULT_MAX_TRACE_BYTES)
+    return _from_env(OTEL_GROUNDEDNESS_MAX_TRACE_BYTES, parse_positive_int, DEFAULT_MAX_TRACE_BYTES)
 
 
 def _default_max_buffer_bytes() -> int:
-    return _from_env(OTEL_GROUNDEDNESS_MAX_BUFFER_BYTES, _parse_positive_int, DEFAULT_MAX_BUFFER_BYTES)
+    return _from_env(OTEL_GROUNDEDNESS_MAX_BUFFER_BYTES, parse_positive_int, DEFAULT_MAX_BUFFER_BYTES)
 
 
 def _default_trace_ttl_s() -> float:
-    return _from_env(OTEL_GROUNDEDNESS_TRACE_TTL_S, _parse_positive_float, DEFAULT_TRACE_TTL_S)
+    return _from_env(OTEL_GROUNDEDNESS_TRACE_TTL_S, parse_positive_float, DEFAULT_TRACE_TTL_S)
 
 
 def _default_emit_span_event() -> bool:
-    return _from_env(OTEL_GROUNDEDNESS_EMIT_SPAN_EVENT, _parse_bool, True)
+    return _from_env(OTEL_GROUNDEDNESS_EMIT_SPAN_EVENT, parse_bool, True)
 
 
 def _default_emit_log_record() -> bool:
-    return _from_env(OTEL_GROUNDEDNESS_EMIT_LOG_RECORD, _parse_bool, True)
+    return _from_env(OTEL_GROUNDEDNESS_EMIT_LOG_RECORD, parse_bool, True)
 
 
 def _positive(name: str, value: _T) -> _T:

@@ -51,15 +51,6 @@ def _raw_attributes(span: ReadableSpan) -> Mapping[str, Any]:
     return raw if raw is not None else span.attributes or _NO_ATTRIBUTES
 
 
-def _default_policy() -> GroundednessPolicy:
-    try:
-        return GroundednessPolicy.from_env()
-    except ValueError as error:
-        # The message names the variable; a typo must not stop the application.
-        _logger.warning("otel-groundedness: %s; using the default policy.", error)
-        return GroundednessPolicy()
-
-
 class GroundednessSpanProcessor(SpanProcessor):
     """Scores GenAI answers for groundedness and forwards every span to ``downstream`` exactly once.
 
@@ -101,7 +92,7 @@ class GroundednessSpanProcessor(SpanProcessor):
             emit_span_event=emit_span_event,
             emit_log_record=emit_log_record,
         )
-        policy = policy if policy is not None else _default_policy()
+        policy = policy if policy is not None else GroundednessPolicy.from_env()
         # The gauge may be read before the worker exists (a metric collection during construction).
         self._instruments = GroundednessInstruments(meter_provider, self._queue_size, describe(policy))
         self._handler = SpanWorkHandler(

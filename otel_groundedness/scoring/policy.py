@@ -1,17 +1,22 @@
 """``GroundednessPolicy``: every knob that tunes classification, validated once at construction.
 
-A policy is built directly, from a dict (``from_dict``) or from ``OTEL_GROUNDEDNESS_*`` environment
-variables (``from_env``); a bad value raises ``ValueError`` naming the field or variable.
+A policy is built directly, from a dict (``from_dict``), from a JSON file (``from_file``, what every
+``--policy`` flag reads) or from ``OTEL_GROUNDEDNESS_*`` environment variables (``from_env``). A bad
+field or file raises ``ValueError`` naming it; a bad variable follows the rule of ``env_config``: it
+keeps its own default and is reported, the other variables still apply.
 """
 
 from __future__ import annotations
 
 import datetime
+import json
 import os
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, fields
+from pathlib import Path
 from typing import Any, Literal, TypeAlias, cast, get_args
 
+from otel_groundedness.env_config import EnvProblem, EnvReader, parse_bool, parse_float, parse_int
 from otel_groundedness.scoring.atoms import ATOM_KINDS, AtomKind
 from otel_groundedness.scoring.extract.locales import SUPPORTED_LOCALES
 
@@ -19,6 +24,10 @@ LabelRule: TypeAlias = Literal["atom_ratio", "strict", "sentence"]
 LABEL_RULES: tuple[LabelRule, ...] = get_args(LabelRule)
 
 ENV_PREFIX = "OTEL_GROUNDEDNESS_"
+
+
+class PolicyFileError(ValueError):
+    """A policy file that cannot be read or used; the message names the file and the problem."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,19 +116,45 @@ class GroundednessPolicy:
         return cls(**dict(data))
 
     @classmethod
-    def from_env(cls, environ: Mapping[str, str] = os.environ) -> GroundednessPolicy:
-        """Build a policy from ``OTEL_GROUNDEDNESS_<FIELD>`` variables; empty values mean unset."""
+    def from_file(cls, path: str | os.PathLike[str]) -> GroundednessPolicy:
+        """A policy from a JSON file holding an object of policy fields; ``PolicyFileError`` if unusable."""
+        path = Path(path)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError as error:
+            raise PolicyFileError(f"invalid policy file {path}: not UTF-8 (byte {error.start})") from None
+        except OSError as error:
+            raise PolicyFileError(f"cannot read policy file {path}: {error.strerror or error}") from None
+        try:
+            data = json.loads(text)
+        except RecursionError:
+            raise PolicyFileError(f"invalid policy file {path}: not valid JSON (nested too deeply)") from None
+        except ValueError as error:  # also integers past Python's digit limit
+            raise PolicyFileError(f"invalid policy file {path}: not valid JSON ({error})") from None
+        try:
+            return cls.from_dict(data)
+        except (ValueError, TypeError, OverflowError) as error:  # a value of the wrong type, or too large
+            raise PolicyFileError(f"invalid policy file {path}: {error}") from None
+
+    @classmethod
+    def from_env(
+        cls, environ: Mapping[str, str] = os.environ, *, problems: list[EnvProblem] | None = None
+    ) -> GroundednessPolicy:
+        """A policy from ``OTEL_GROUNDEDNESS_<FIELD>`` variables; blank values mean unset.
+
+        A variable that does not parse or validate keeps its field's default: it is appended to
+        ``problems`` when a list is given, else logged as a warning (``env_config``).
+        """
+        reader = EnvReader(environ)
         values: dict[str, Any] = {}
         for name, parse in _ENV_PARSERS.items():
-            variable = ENV_PREFIX + name.upper()
-            raw = environ.get(variable, "").strip()
-            if not raw:
-                continue
-            try:
-                values[name] = parse(raw)
-                cls(**{name: values[name]})  # validate alone so the error names this variable
-            except ValueError as error:
-                raise ValueError(f"{variable}={raw!r}: {error}") from None
+            value = reader.get(ENV_PREFIX + name.upper(), _validated(name, parse), _UNSET)
+            if value is not _UNSET:
+                values[name] = value
+        if problems is None:
+            reader.warn()
+        else:
+            problems.extend(reader.problems)
         return cls(**values)
 
     def to_dict(self) -> dict[str, Any]:
@@ -174,29 +209,6 @@ def _iso_date(value: str, name: str) -> datetime.date:
         raise ValueError(f"{name} must be an ISO date (YYYY-MM-DD), got {value!r}") from None
 
 
-def _parse_bool(raw: str) -> bool:
-    lowered = raw.lower()
-    if lowered in ("true", "1", "yes", "on"):
-        return True
-    if lowered in ("false", "0", "no", "off"):
-        return False
-    raise ValueError("expected true or false")
-
-
-def _parse_float(raw: str) -> float:
-    try:
-        return float(raw)
-    except ValueError:
-        raise ValueError("expected a number") from None
-
-
-def _parse_int(raw: str) -> int:
-    try:
-        return int(raw)
-    except ValueError:
-        raise ValueError("expected an integer") from None
-
-
 def _parse_kinds(raw: str) -> tuple[AtomKind, ...]:
     return _kinds(raw, "enabled_kinds")
 
@@ -207,14 +219,25 @@ def _parse_date(raw: str) -> datetime.date:
 
 _ENV_PARSERS: dict[str, Callable[[str], Any]] = {
     "enabled_kinds": _parse_kinds,
-    "include_user_prompt_as_evidence": _parse_bool,
-    "contradicted_band": _parse_float,
-    "min_alert_score": _parse_float,
-    "max_evidence_bytes": _parse_int,
-    "max_answer_chars": _parse_int,
-    "work_budget": _parse_int,
-    "min_number_digits": _parse_int,
+    "include_user_prompt_as_evidence": parse_bool,
+    "contradicted_band": parse_float,
+    "min_alert_score": parse_float,
+    "max_evidence_bytes": parse_int,
+    "max_answer_chars": parse_int,
+    "work_budget": parse_int,
+    "min_number_digits": parse_int,
     "locale": str,
     "label_rule": str,
     "anchor_date": _parse_date,
 }
+_UNSET: Any = object()
+
+
+def _validated(name: str, parse: Callable[[str], Any]) -> Callable[[str], Any]:
+    """``parse`` followed by the field's own validation, so a problem is found per variable."""
+
+    def parse_and_validate(raw: str) -> Any:
+        value = parse(raw)
+        return getattr(GroundednessPolicy(**{name: value}), name)
+
+    return parse_and_validate

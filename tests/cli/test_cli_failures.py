@@ -106,12 +106,20 @@ def test_a_policy_file_that_is_not_utf8_is_invalid_input(tmp_path: Path, command
     _assert_one_line_error(_run(command, *args, "--policy", policy), mentions="policy.json")
 
 
-@pytest.mark.parametrize("command", ["replay", "score"])
+# One loader (GroundednessPolicy.from_file) behind every command's --policy.
+_POLICY_COMMAND_ARGS: dict[str, list[str | Path]] = {
+    "replay": [RECORDING, "--no-progress"],
+    "score": ["--answer", "Total $1,243,500."],
+    "gateway": ["--grpc-listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0", "--prometheus-listen", "off"],
+}
+
+
+@pytest.mark.parametrize("command", _POLICY_COMMAND_ARGS)
 @pytest.mark.parametrize("content", INVALID_POLICIES.values(), ids=INVALID_POLICIES.keys())
 def test_an_invalid_policy_is_invalid_input(tmp_path: Path, command: str, content: str) -> None:
     policy = tmp_path / "policy.json"
     policy.write_text(content)
-    args = [RECORDING, "--no-progress"] if command == "replay" else ["--answer", "Total $1,243,500."]
+    args = _POLICY_COMMAND_ARGS[command]
     _assert_one_line_error(_run(command, *args, "--policy", policy), mentions="invalid policy")
 
 

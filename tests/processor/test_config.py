@@ -59,7 +59,7 @@ def test_invalid_environment_values_are_logged_by_name_and_defaulted(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, variable: str, value: str
 ) -> None:
     monkeypatch.setenv(variable, value)
-    with caplog.at_level(logging.WARNING, logger="otel_groundedness.processor.config"):
+    with caplog.at_level(logging.WARNING, logger="otel_groundedness.config"):
         assert ProcessorSettings.resolve() == ProcessorSettings()
     assert variable in caplog.text and repr(value) in caplog.text
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import logging
+
+import pytest
 from opentelemetry.sdk.metrics import MeterProvider
 from opentelemetry.sdk.metrics.export import InMemoryMetricReader
 
@@ -49,3 +52,18 @@ def test_metrics_carry_the_version_and_an_info_series_names_the_policy() -> None
         names.ATTR_METRIC_EVALUATOR_VERSION: EVALUATOR.version,
         names.ATTR_METRIC_POLICY_FINGERPRINT: EVALUATOR.policy_fingerprint,
     }
+
+
+def test_a_bad_policy_variable_keeps_only_its_own_default_in_the_processor(
+    make_pipeline: PipelineFactory, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setenv("OTEL_GROUNDEDNESS_LOCALE", "en-GB")
+    monkeypatch.setenv("OTEL_GROUNDEDNESS_MIN_ALERT_SCORE", "eighty percent")
+    with caplog.at_level(logging.WARNING, logger="otel_groundedness.config"):
+        pipeline = make_pipeline()
+    emit_chat(pipeline.tracer, GROUNDED_ANSWER)
+    pipeline.flush()
+    (span,) = pipeline.spans.get_finished_spans()
+    # en-GB applies (the policy of POLICY), only the bad variable fell back to its default.
+    assert (span.attributes or {})[names.ATTR_POLICY_FINGERPRINT] == EVALUATOR.policy_fingerprint
+    assert "OTEL_GROUNDEDNESS_MIN_ALERT_SCORE='eighty percent'" in caplog.text

@@ -17,6 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from otel_groundedness.env_config import EnvProblem
 from otel_groundedness.scoring import Evidence, GroundednessPolicy, GroundednessReport, score
 from otel_groundedness.scoring.corpus import MAX_DEPTH
 from otel_groundedness.scoring.index import NEAR_MAX_CHARS
@@ -199,8 +200,12 @@ def test_the_default_budget_is_not_reached_by_ordinary_answers() -> None:
 
 def test_work_budget_is_validated_and_has_an_environment_twin() -> None:
     assert GroundednessPolicy.from_env({"OTEL_GROUNDEDNESS_WORK_BUDGET": "1000"}).work_budget == 1000
-    with pytest.raises(ValueError, match="OTEL_GROUNDEDNESS_WORK_BUDGET"):
-        GroundednessPolicy.from_env({"OTEL_GROUNDEDNESS_WORK_BUDGET": "0"})
+    problems: list[EnvProblem] = []
+    assert (
+        GroundednessPolicy.from_env({"OTEL_GROUNDEDNESS_WORK_BUDGET": "0"}, problems=problems)
+        == GroundednessPolicy()
+    )
+    assert [problem.variable for problem in problems] == ["OTEL_GROUNDEDNESS_WORK_BUDGET"]
     with pytest.raises(ValueError, match="work_budget"):
         GroundednessPolicy(work_budget=True)  # type: ignore[arg-type]
     policy = GroundednessPolicy(work_budget=1234)

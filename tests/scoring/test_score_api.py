@@ -10,6 +10,7 @@ import sys
 import pytest
 
 import otel_groundedness
+from otel_groundedness.env_config import EnvProblem
 from otel_groundedness.scoring import Evidence, GroundednessPolicy, GroundednessReport, score
 
 INVOICE = {"invoice": {"id": "INV-2210", "total": 1243500, "currency": "USD", "due": "2025-03-03"}}
@@ -138,8 +139,12 @@ def test_answer_past_max_answer_chars_is_not_checked_and_is_flagged() -> None:
 
 def test_max_answer_chars_has_an_environment_twin_and_is_validated() -> None:
     assert GroundednessPolicy.from_env({"OTEL_GROUNDEDNESS_MAX_ANSWER_CHARS": "100"}).max_answer_chars == 100
-    with pytest.raises(ValueError, match="OTEL_GROUNDEDNESS_MAX_ANSWER_CHARS"):
-        GroundednessPolicy.from_env({"OTEL_GROUNDEDNESS_MAX_ANSWER_CHARS": "0"})
+    problems: list[EnvProblem] = []
+    assert (
+        GroundednessPolicy.from_env({"OTEL_GROUNDEDNESS_MAX_ANSWER_CHARS": "0"}, problems=problems)
+        == GroundednessPolicy()
+    )
+    assert [problem.variable for problem in problems] == ["OTEL_GROUNDEDNESS_MAX_ANSWER_CHARS"]
 
 
 def test_reports_do_not_depend_on_the_process_hash_seed() -> None:

@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import datetime
+import json
+import logging
+from pathlib import Path
 
 import pytest
 
+from otel_groundedness.env_config import EnvProblem
 from otel_groundedness.scoring import GroundednessPolicy
+from otel_groundedness.scoring.policy import PolicyFileError
 
 
 def test_defaults_match_the_reference_knobs() -> None:
@@ -99,8 +104,70 @@ def test_from_env_treats_empty_values_as_unset() -> None:
         ("OTEL_GROUNDEDNESS_MAX_EVIDENCE_BYTES", "1e6"),
         ("OTEL_GROUNDEDNESS_ENABLED_KINDS", "money,colour"),
         ("OTEL_GROUNDEDNESS_LOCALE", "klingon"),
+        ("OTEL_GROUNDEDNESS_WORK_BUDGET", "0"),
+        ("OTEL_GROUNDEDNESS_ANCHOR_DATE", "yesterday"),
     ],
 )
-def test_from_env_errors_name_the_variable(variable: str, raw: str) -> None:
-    with pytest.raises(ValueError, match=variable):
-        GroundednessPolicy.from_env({variable: raw})
+def test_a_bad_variable_warns_and_keeps_only_its_own_default(
+    caplog: pytest.LogCaptureFixture, variable: str, raw: str
+) -> None:
+    environ = {
+        variable: raw,
+        "OTEL_GROUNDEDNESS_MIN_ALERT_SCORE": "0.6",
+        "OTEL_GROUNDEDNESS_LABEL_RULE": "strict",
+    }
+    with caplog.at_level(logging.WARNING, logger="otel_groundedness.config"):
+        policy = GroundednessPolicy.from_env(environ)
+    # The good variables still apply; the bad one keeps its default.
+    assert policy == GroundednessPolicy(min_alert_score=0.6, label_rule="strict")
+    warnings = [record.getMessage() for record in caplog.records]
+    assert len(warnings) == 1
+    assert variable in warnings[0] and repr(raw) in warnings[0] and "default" in warnings[0]
+
+
+def test_from_env_can_collect_problems_instead_of_warning(caplog: pytest.LogCaptureFixture) -> None:
+    problems: list[EnvProblem] = []
+    with caplog.at_level(logging.WARNING):
+        policy = GroundednessPolicy.from_env(
+            {"OTEL_GROUNDEDNESS_LOCALE": "klingon", "OTEL_GROUNDEDNESS_MIN_NUMBER_DIGITS": "3"},
+            problems=problems,
+        )
+    assert policy == GroundednessPolicy(min_number_digits=3)
+    assert [problem.variable for problem in problems] == ["OTEL_GROUNDEDNESS_LOCALE"]
+    assert "klingon" in str(problems[0]) and "locale must be one of" in str(problems[0])
+    assert caplog.records == []
+
+
+def test_from_file_reads_a_json_policy(tmp_path: Path) -> None:
+    path = tmp_path / "policy.json"
+    path.write_text(
+        json.dumps({"min_alert_score": 0.7, "enabled_kinds": ["money", "date"]}), encoding="utf-8"
+    )
+    assert GroundednessPolicy.from_file(path) == GroundednessPolicy(
+        min_alert_score=0.7, enabled_kinds=("money", "date")
+    )
+    assert GroundednessPolicy.from_file(str(path)) == GroundednessPolicy.from_file(path)
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        (None, "cannot read policy file .*policy.json"),
+        (b"\xff\xfe", "invalid policy file .*policy.json: not UTF-8"),
+        (b"{min_alert_score: 0.7}", "invalid policy file .*policy.json: not valid JSON"),
+        (b"[" * 100_000 + b"]" * 100_000, "invalid policy file .*: not valid JSON"),
+        (b'{"min_alert_score": 7}', "invalid policy file .*: min_alert_score must be a number from 0 to 1"),
+        (b'{"contradicted_bnad": 0.1}', "invalid policy file .*: unknown policy field"),
+        (b'["money"]', "invalid policy file .*: policy must be a JSON object"),
+        (b'{"enabled_kinds": 5}', "invalid policy file .*: enabled_kinds must be"),
+        (b'{"max_answer_chars": ' + b"9" * 5000 + b"}", "invalid policy file .*"),
+    ],
+)
+def test_from_file_errors_name_the_file_and_the_problem(
+    tmp_path: Path, content: bytes | None, expected: str
+) -> None:
+    path = tmp_path / "policy.json"
+    if content is not None:
+        path.write_bytes(content)
+    with pytest.raises(PolicyFileError, match=expected):
+        GroundednessPolicy.from_file(path)
