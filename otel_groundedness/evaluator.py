@@ -61,6 +61,7 @@ def policy_fingerprint(policy: GroundednessPolicy) -> str:
     return hashlib.sha256(canonical.encode("ascii")).hexdigest()[:_FINGERPRINT_HEX_CHARS]
 
 
+@lru_cache(maxsize=16)  # every scored trace asks (one core per trace); a policy is frozen and hashable
 def describe(policy: GroundednessPolicy) -> Evaluator:
     """The provenance of results scored with ``policy`` by this installation."""
     return Evaluator(EVALUATOR_ID, evaluator_version(), EVALUATOR_TYPE, policy_fingerprint(policy))

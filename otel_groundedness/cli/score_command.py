@@ -30,9 +30,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     answer = _answer(args.answer)
     evidence = [_evidence(Path(name)) for name in args.evidence]
-    policy = GroundednessPolicy.from_file(args.policy) if args.policy else None
+    policy = GroundednessPolicy.from_file(args.policy) if args.policy else GroundednessPolicy()
     report = score(answer, evidence, user_prompt=args.prompt, policy=policy)
-    print(report.to_json(indent=2) if args.json else render(report))
+    print(report.to_json(indent=2) if args.json else render(report, policy))
     return 0
 
 
@@ -52,8 +52,8 @@ def _evidence(path: Path) -> Evidence:
     return Evidence(_read(path, "evidence file"), source_id=str(path), name=path.name)
 
 
-def render(report: GroundednessReport) -> str:
-    """A plain-text table: one row per atom, then the rules side by side."""
+def render(report: GroundednessReport, policy: GroundednessPolicy) -> str:
+    """A plain-text table: one row per atom, then the rules side by side and what went unchecked."""
     header = ("atom", "kind", "verdict", "reason", "citation")
     rows = [header]
     for verdict in report.verdicts:
@@ -76,8 +76,24 @@ def render(report: GroundednessReport) -> str:
         f"sentences {sentence_text}  atoms {report.total_atoms}: {len(report.supported)} supported, "
         f"{len(report.contradicted)} contradicted, {len(report.unsupported)} unsupported"
     )
-    if report.evidence_truncated:
-        lines.append(
-            "evidence was truncated at max_evidence_bytes: some atoms may be unsupported only for that"
-        )
+    lines.extend(_caveats(report, policy))
     return "\n".join(line.rstrip() for line in lines)
+
+
+def _caveats(report: GroundednessReport, policy: GroundednessPolicy) -> list[str]:
+    """One line per bound that left part of the turn unchecked, naming the bound."""
+    caveats = []
+    if report.evidence_truncated:
+        reasons = ", ".join(report.evidence_truncation_reasons) or "unknown"
+        caveats.append(
+            f"evidence cut or read as text ({reasons}): some atoms may be unsupported only for that"
+        )
+    if report.answer_truncated:
+        caveats.append(
+            f"answer cut at max_answer_chars ({policy.max_answer_chars}): atoms past it were not checked"
+        )
+    if report.budget_exceeded:
+        caveats.append(
+            f"work budget ({policy.work_budget}) ran out: {report.atoms_unchecked} atoms got no verdict"
+        )
+    return caveats

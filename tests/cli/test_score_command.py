@@ -119,3 +119,31 @@ def test_installed_console_script(invoice: Path) -> None:
     )
     assert completed.returncode == 0, completed.stderr
     assert json.loads(completed.stdout)["contradicted"][0]["reason"] == "digit_transposition"
+
+
+def test_the_table_says_why_evidence_was_cut_and_what_was_left_unchecked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 5000 + "1" + "]" * 5000)  # past the walker's depth cap, read as flat text
+    long_answer = "Total $1,243,500. " + "x" * 40
+    policy = tmp_path / "policy.json"
+    policy.write_text(json.dumps({"max_answer_chars": 20}))
+    assert main(["score", "--answer", long_answer, "--evidence", str(deep), "--policy", str(policy)]) == 0
+    out = capsys.readouterr().out
+    assert "max_evidence_bytes" not in out  # the cap was not what cut this evidence
+    assert "evidence cut or read as text (json_too_deep)" in out
+    assert "answer cut at max_answer_chars (20): atoms past it were not checked" in out
+
+
+def test_the_table_says_when_the_work_budget_ran_out(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    evidence = tmp_path / "figures.json"
+    evidence.write_text(json.dumps({"values": [1000 + 7 * index for index in range(3000)]}))
+    answer = " ".join(f"Item {index} cost ${5000 + 13 * index:,}." for index in range(200))
+    policy = tmp_path / "policy.json"
+    policy.write_text(json.dumps({"work_budget": 50}))
+    assert main(["score", "--answer", answer, "--evidence", str(evidence), "--policy", str(policy)]) == 0
+    line = capsys.readouterr().out.splitlines()[-1]
+    assert line.startswith("work budget (50) ran out: ") and line.endswith(" atoms got no verdict")
