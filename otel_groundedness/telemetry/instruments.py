@@ -7,6 +7,7 @@ put every 0..1 score into one bucket).
 
 from __future__ import annotations
 
+import collections
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -102,9 +103,14 @@ class GroundednessInstruments:
         if report.score is not None and report.label not in _UNSCORED_LABELS:
             self._histograms[names.METRIC_SCORE.name].record(report.score, _select(names.METRIC_SCORE, turn))
         atoms = self._counters[names.METRIC_ATOMS.name]
-        for verdict in (*report.supported, *report.contradicted, *report.unsupported):
-            values = {**turn, names.ATTR_ATOM_KIND: verdict.kind, names.ATTR_ATOM_VERDICT: verdict.verdict}
-            atoms.add(1, _select(names.METRIC_ATOMS, values))
+        # One add per (kind, verdict), not per atom: each add costs the SDK a lookup and a lock.
+        tally = collections.Counter(
+            (verdict.kind, verdict.verdict)
+            for verdict in (*report.supported, *report.contradicted, *report.unsupported)
+        )
+        for (kind, verdict), count in tally.items():
+            values = {**turn, names.ATTR_ATOM_KIND: kind, names.ATTR_ATOM_VERDICT: verdict}
+            atoms.add(count, _select(names.METRIC_ATOMS, values))
         if report.budget_exceeded:
             budget = names.METRIC_BUDGET_EXCEEDED
             self._counters[budget.name].add(1, _select(budget, turn))
