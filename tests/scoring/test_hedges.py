@@ -57,6 +57,11 @@ def test_a_hedge_widens_at_most_to_just_under_one_unit_of_the_last_digit(text: s
     assert hedged_quantity(text).tolerance == pytest.approx(tolerance)
 
 
+def test_a_hedge_keeps_the_unit_of_the_figure() -> None:
+    quantity = hedged_quantity("p99 latency of about 1500 ms")
+    assert (quantity.unit, quantity.tolerance) == ("ms", pytest.approx(50))
+
+
 # --- hedges: end to end -------------------------------------------------------------------------
 
 REVENUE = [{"quarter": "Q3 2025", "revenue": 1243500, "units_shipped": 47600, "orders": 4812}]

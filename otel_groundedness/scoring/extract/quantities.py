@@ -63,7 +63,7 @@ def quantity(
             tolerance = _HALF_UNIT[exponent + stated - kept]
             digits = significant[:kept]
     if hedged:
-        unit = 2.0 * _HALF_UNIT[exponent - len(frac_digits) + trailing_zeros]
-        widening = min(HEDGE_RELATIVE_TOLERANCE * abs(value), HEDGE_MAX_UNITS * unit)
-        tolerance = max(tolerance, 0.5 * unit, widening)
+        last_digit = 2.0 * _HALF_UNIT[exponent - len(frac_digits) + trailing_zeros]  # its place value
+        widening = min(HEDGE_RELATIVE_TOLERANCE * abs(value), HEDGE_MAX_UNITS * last_digit)
+        tolerance = max(tolerance, 0.5 * last_digit, widening)
     return Quantity(value, tolerance, digits, currency, unit, hedged)
