@@ -38,23 +38,28 @@ def hedged_quantity(text: str) -> Quantity:
 
 
 @pytest.mark.parametrize(
-    ("text", "tolerance"),
+    ("text", "tolerance", "unit"),
     [
-        # Two significant digits: the widening is 2.5% of the value, capped at 0.9 of a unit of
-        # the last significant digit, so the next figure at that precision is never reached.
-        ("about 47,000 units", 900),
-        ("about 4,800 to go", 90),
-        ("about 20,000 users", 5_000),  # one significant digit: half a unit exceeds 2.5% of it
-        ("about $1.2M", 50_000),
-        ("about 40% of users", 5),  # a hedged trailing zero is not a significant digit
+        # Two significant digits: the widening is 2.5% of the value, kept under one unit of the
+        # last significant digit, so the next figure at that precision is never reached.
+        ("about 47,000 units", 1_000, 1_000),
+        ("about 4,800 to go", 100, 100),
+        ("about 32,000 units", 800, 1_000),  # 2.5% is the smaller
+        ("about 20,000 users", 5_000, 10_000),  # one significant digit: half a unit is wider
+        ("about $1.2M", 50_000, 100_000),
+        ("about 40% of users", 5, 10),  # a hedged trailing zero is not a significant digit
         # Many significant digits: a unit is small, so the hedge adds almost nothing.
-        ("about 47,060 units", 9),
-        ("roughly 4,812 orders", 0.9),
-        ("around 15.3%", 0.09),
+        ("about 47,060 units", 10, 10),
+        ("roughly 4,812 orders", 1, 1),
+        ("around 15.3%", 0.1, 0.1),
     ],
 )
-def test_a_hedge_widens_at_most_to_just_under_one_unit_of_the_last_digit(text: str, tolerance: float) -> None:
-    assert hedged_quantity(text).tolerance == pytest.approx(tolerance)
+def test_a_hedge_widens_to_2_5_percent_but_less_than_one_unit_of_the_last_digit(
+    text: str, tolerance: float, unit: float
+) -> None:
+    got = hedged_quantity(text).tolerance
+    assert got == pytest.approx(tolerance, rel=1e-4)
+    assert got < unit
 
 
 def test_a_hedge_keeps_the_unit_of_the_figure() -> None:
@@ -96,6 +101,11 @@ def test_a_hedged_rounding_is_supported(answer: str, text: str) -> None:
 )
 def test_a_hedged_corruption_stays_contradicted(answer: str, text: str, reason: str) -> None:
     assert verdict_of(answer, REVENUE, text) == ("contradicted", reason)
+
+
+def test_a_hedged_truncation_by_most_of_a_unit_is_still_a_rounding() -> None:
+    answer = "We shipped about 47,000 units."
+    assert verdict_of(answer, [{"units_shipped": 47950}], "47,000")[0] == "supported"
 
 
 def test_a_hedged_figure_against_evidence_stated_at_the_same_precision_is_not_widened() -> None:
