@@ -27,7 +27,7 @@ from otel_groundedness.scoring.results import Citation
 # nothing and stops every pattern, so no atom spans two fragments.
 _SEPARATOR = "\n\x1e\n"
 _EPSILON = 1e-9
-YEAR_RANGE = range(1900, 2100)  # raw JSON integers in this range also count as years
+YEAR_RANGE = range(1000, 2100)  # raw JSON integers in this range also count as years ({"born": 1810})
 # Lookups read a bounded number of equal or near-equal values: the first few decide a verdict,
 # and evidence that repeats one value thousands of times must not make each lookup O(n).
 PER_RANGE = 32

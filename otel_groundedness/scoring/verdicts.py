@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from otel_groundedness.scoring import bare_years
 from otel_groundedness.scoring.atoms import NUMERIC_KINDS, Atom, AtomKind, CalendarDate, Identifier, Quantity
 from otel_groundedness.scoring.budget import PROBE
 from otel_groundedness.scoring.digits import (
@@ -24,6 +25,7 @@ from otel_groundedness.scoring.index import (
     DAY,
     MONTH,
     PER_RANGE,
+    PER_WINDOW,
     YEAR,
     DateReading,
     EvidenceIndex,
@@ -70,11 +72,15 @@ def evidence_needs(atoms: Iterable[Atom]) -> EvidenceNeeds:
         value = atom.value
         if isinstance(value, Quantity):
             kinds.update(name for name in NUMERIC_GROUPS[atom.kind] if name in NUMERIC_KINDS)
+            if bare_years.year_of_number(atom, value) is not None:
+                kinds.add("date")
         elif isinstance(value, Identifier):
             kinds.add("identifier")
             shapes.add(value.shape)
         else:
             kinds.add("date")
+            if bare_years.written_year(atom) is not None:
+                kinds.add("number")
     return EvidenceNeeds(frozenset(kinds), frozenset(shapes))
 
 
@@ -133,6 +139,10 @@ def _judge_quantity(
         )
     if clash is not None:
         return Judgement("contradicted", "currency_mismatch", clash)
+    year = bare_years.year_of_number(atom, quantity)
+    if year is not None:
+        for hit, matched in index.dates(YEAR, (year, None, None))[:1]:
+            return Judgement("supported", "reformatted" if matched[1] is None else "within_precision", hit)
     if value != 0:
         for name in groups:
             for hit in index.group(name).nearest(-value, -value - reach, -value + reach, PER_RANGE):
@@ -287,6 +297,11 @@ def _judge_date(atom: Atom, date: CalendarDate, index: EvidenceIndex, around: At
             else:
                 reason = "reformatted" if date_mask(matched) == mask else "within_precision"
             return Judgement("supported", reason, hit, reading)
+    year = bare_years.written_year(atom)
+    if year is not None:
+        number = _same_plain_number(float(year), index)
+        if number is not None:
+            return Judgement("supported", "reformatted", number)
     for reading in date.readings:
         changed = _changed_date(reading, index, around)
         if changed is not None:
@@ -294,16 +309,31 @@ def _judge_date(atom: Atom, date: CalendarDate, index: EvidenceIndex, around: At
     return NOT_FOUND
 
 
+def _same_plain_number(value: float, index: EvidenceIndex) -> Hit | None:
+    """An evidence number or raw scalar equal to ``value``, without unit or currency."""
+    for name in index.nonempty(("number", "raw")):
+        for hit in index.group(name).within(value, value):
+            if hit.unit is None and hit.currency is None:
+                return hit
+    return None
+
+
 def _changed_date(reading: DateReading, index: EvidenceIndex, around: AtomContext) -> Judgement | None:
     """An evidence date that states every component of ``reading`` and differs in exactly one."""
     mask = date_mask(reading)
     if mask == YEAR:
+        # A year one slip away, alone or inside a fuller date ("born in 1811" vs "born 8 December
+        # 1810"), tied by shared label words: years are dense, so a digit relation alone ties nothing.
         year = reading[0]
         assert year is not None
-        for other in (year - 1, year + 1):
-            for hit, matched in index.dates(YEAR, (other, None, None))[:PER_RANGE]:
-                if date_mask(matched) == YEAR and _shares_words(around, hit):
+        examined = 0
+        for other in bare_years.slipped_years(year):
+            for hit, _ in index.dates(YEAR, (other, None, None))[:PER_WINDOW]:
+                if _shares_words(around, hit):
                     return Judgement("contradicted", "date_component_changed", hit, reading)
+                examined += 1
+            if examined >= 2 * PER_RANGE:
+                break
         return None
     for component in _COMPONENTS:
         if not mask & component or mask == component:

@@ -58,7 +58,8 @@ def test_english_formats(text: str, span: str, reading: Reading) -> None:
     ("text", "expected"),
     [
         ("2025-13", [("2025", ((2025, None, None),))]),  # no month 13: a bare year
-        ("FY 2024-25", [("2024", ((2024, None, None),))]),  # a two-digit year range is not a month
+        # A two-digit year range is not a month: it is two years (the second written "25").
+        ("FY 2024-25", [("2024", ((2024, None, None),)), ("25", ((2025, None, None),))]),
         ("2019-2020", [("2019", ((2019, None, None),)), ("2020", ((2020, None, None),))]),
         ("on 2025-01-15", [("2025-01-15", ((2025, 1, 15),))]),
     ],

@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from typing import TypeAlias
 
 from otel_groundedness.scoring.atoms import Atom, CalendarDate, Identifier
-from otel_groundedness.scoring.extract import dates, identifiers
+from otel_groundedness.scoring.extract import dates, identifiers, years
 from otel_groundedness.scoring.extract.grammar import CURRENCY_SYMBOLS, DOLLAR_PREFIXES, LEAD_CHARS, Grammar
 from otel_groundedness.scoring.extract.locales import LocalePack
 from otel_groundedness.scoring.extract.quantities import quantity
@@ -107,7 +107,10 @@ class Scan:
         if suffix is not None and suffix.role == "glued_unit" and text[core_end] in _SPACES:
             suffix, end = None, core_end  # "5 s": single-letter units count only when glued
         is_year = (
-            suffix is None and core_end - start == len(int_digits) == 4 and "1900" <= int_digits <= "2099"
+            suffix is None
+            and core_end - start == len(int_digits) == 4
+            and int_digits <= "2099"
+            and (int_digits >= "1900" or (int_digits >= "1000" and years.in_year_context(text, start, floor)))
         )
         if is_year and not led:
             return self._year(start, end)
@@ -180,8 +183,19 @@ class Scan:
         )
 
     def year_range(self, m: Match) -> Found:
+        """Two years ("1810–1865", "2007 -- 08"), an ISO year-month ("2025-01"), or else the first
+        year alone ("2025-13")."""
         start, end = m.span()
-        return self._year(start, start + 4), self._year(end - 4, end)
+        first = int(self.text[start : start + 4])
+        written = m.group("y_end")
+        month = years.iso_month(first, self.text[start + 4 : m.start("y_end")], written)
+        if month is not None:
+            return self._date(start, end, dates.single(first, month, None))
+        last = years.range_end(first, written)
+        if last is None:
+            return self._year(start, start + 4)
+        second = Atom("date", written, end - len(written), end, CalendarDate(((last, None, None),)))
+        return self._year(start, start + 4), second
 
     def _year(self, start: int, end: int) -> Atom:
         year = self.text[start:end]
