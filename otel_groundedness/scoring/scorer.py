@@ -11,6 +11,7 @@ from otel_groundedness.scoring import rules
 from otel_groundedness.scoring.atoms import Atom, CalendarDate, Quantity
 from otel_groundedness.scoring.budget import ATOM, WorkBudget
 from otel_groundedness.scoring.corpus import collect
+from otel_groundedness.scoring.derivations import Deriver, derivation_needs
 from otel_groundedness.scoring.evidence import Evidence
 from otel_groundedness.scoring.extract import extract_atoms
 from otel_groundedness.scoring.index import DateReading, EvidenceIndex
@@ -66,7 +67,13 @@ def score(
     if not atoms:
         return _report(policy, [], [], no_evidence, corpus.reasons, answer_truncated, 0)
     budget = WorkBudget(policy.work_budget)
-    index = EvidenceIndex(corpus, extract, evidence_needs(atoms), budget)
+    needs = evidence_needs(atoms)
+    deriver = None
+    if policy.derived_values:
+        needs = derivation_needs(atoms, needs)
+    index = EvidenceIndex(corpus, extract, needs, budget)
+    if policy.derived_values:
+        deriver = Deriver(index, policy.max_derivation_operands, policy.max_derivation_candidates)
     spans = sentence_spans(text, atoms)
     sentence_of = _sentence_numbers(atoms, spans)
     verdicts = []
@@ -77,7 +84,10 @@ def score(
         previous_end = atoms[position - 1].end if position else 0
         next_start = atoms[position + 1].start if position + 1 < len(atoms) else len(text)
         around = AtomContext(text, atom.start, atom.end, spans[sentence], (previous_end, next_start))
-        verdicts.append(_verdict(atom, judge(atom, index, around, policy.contradicted_band)))
+        judgement = judge(atom, index, around, policy.contradicted_band, deriver)
+        if deriver is not None and judgement.verdict == "supported":
+            deriver.note(atom, judgement.hit)
+        verdicts.append(_verdict(atom, judgement))
     checked = len(verdicts)
     return _report(
         policy,
@@ -109,8 +119,8 @@ def _sentence_numbers(atoms: list[Atom], spans: list[tuple[int, int]]) -> list[i
 
 
 def _verdict(atom: Atom, judgement: Judgement) -> AtomVerdict:
-    hit = judgement.hit
-    citation = None if hit is None else hit.citation()
+    hit, derivation = judgement.hit, judgement.derivation
+    citation = derivation.citation() if derivation is not None else None if hit is None else hit.citation()
     return AtomVerdict(
         kind=atom.kind,
         text=atom.text,

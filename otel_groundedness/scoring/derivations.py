@@ -1,0 +1,340 @@
+"""Derived values: an answer figure that matches no evidence value may be computed from related ones.
+
+When the wording next to the figure names a computation (``scoring.derivation_cues``), the search
+tries the operations it allows over operand families (``scoring.operand_families``): the sum or
+difference of two members, the sum or average of a whole family, a percentage change, a ratio or
+percentage of, a product. A result matches at the answer's precision, the same rule as a direct
+match (``|result - figure| <= tolerance``), so the answer may round it.
+
+Chance rule. The more candidates are compared, the likelier one lands on the figure by accident.
+Families are tried in two tiers: those sharing label words with the answer figure (plus one
+family of every figure that does), then all of them. A tier counts its candidates ``N`` before it
+is searched; the best match found, at distance ``d`` from the figure, is accepted only when
+
+    N * 2 * max(d, p) / scale <= CHANCE_LIMIT
+
+where ``p`` is half a unit of the figure's last written digit and ``scale`` is the figure's
+magnitude (at least 100 for a percent, whose derived values spread over about a hundred points).
+The left side is the expected number of accidental hits at least that close among ``N`` results
+spread over ``scale``: with ``CHANCE_LIMIT`` 0.05, a figure that is not derived is excused by a
+chance hit at most one time in twenty, and far less for figures of four or more digits. A tier
+whose count fails the rule even for an exact hit is not searched at all; families with more than
+``max_operands`` members are never used, and a tier stops adding families at ``max_candidates``.
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+from collections.abc import Iterable
+
+from otel_groundedness.scoring.atoms import Atom, Quantity
+from otel_groundedness.scoring.budget import CANDIDATE, PROBE
+from otel_groundedness.scoring.derivation import Derivation
+from otel_groundedness.scoring.derivation_cues import cued_operations
+from otel_groundedness.scoring.index import EvidenceIndex, EvidenceNeeds, Hit
+from otel_groundedness.scoring.label_words import AtomContext
+from otel_groundedness.scoring.operand_families import Operands, anchored, tied_families
+from otel_groundedness.scoring.results import DerivedOperation
+
+CHANCE_LIMIT = 0.05
+PERCENT_SCALE = 100.0
+# Candidates per pair of family members, by operation: ratios and changes are ordered.
+_PER_PAIR: dict[DerivedOperation, int] = {
+    "sum": 1,
+    "difference": 1,
+    "product": 1,
+    "ratio": 2,
+    "pct_change": 2,
+    "average": 0,
+}
+_SCAN = 4  # values read past a bisection: equal values repeat, the first few decide
+
+
+class _Best:
+    """The closest match found so far in one tier."""
+
+    __slots__ = ("distance", "operands", "operation", "value")
+
+    def __init__(self) -> None:
+        self.distance = math.inf
+        self.operation: DerivedOperation | None = None
+        self.operands: tuple[int, ...] = ()
+        self.value = 0.0
+
+    def offer(
+        self, distance: float, operation: DerivedOperation, operands: tuple[int, ...], value: float
+    ) -> None:
+        if distance < self.distance:
+            self.distance, self.operation, self.operands, self.value = distance, operation, operands, value
+
+
+class Deriver:
+    """The derivation search of one ``score`` call; its operand families are built on first use."""
+
+    def __init__(self, index: EvidenceIndex, max_operands: int, max_candidates: int) -> None:
+        self._index = index
+        self._max_operands = max_operands
+        self._max_candidates = max_candidates
+        self._operands: Operands | None = None
+        self._cited: list[tuple[int, Hit]] = []  # (answer offset, supporting evidence), in answer order
+
+    def derive(self, atom: Atom, quantity: Quantity, around: AtomContext) -> Derivation | None:
+        """A derivation of ``quantity`` that passes the chance rule, or None."""
+        percent = atom.kind == "percent"
+        operations = cued_operations(around, percent)
+        value = quantity.value
+        if not operations or value == 0 or not math.isfinite(value):
+            return None
+        if self._operands is None:
+            self._operands = Operands(self._index)
+        operands = self._operands
+        target = _Target(atom, quantity, around, operations, percent)
+        answer_words = around.words()
+        rows, cited = anchored(operands, self._cited_in(around))
+        tied = tied_families(operands, answer_words)
+        families = operands.families
+        tiers: list[list[list[int]]] = []
+        seen: set[int] = set()
+        for extra, chosen in (
+            ([cited], rows),
+            (self._word_family(operands, tied, answer_words), tied),
+            ([], range(len(families))),
+        ):
+            added = [families[f] for f in chosen if f not in seen] + [m for m in extra if len(m) >= 2]
+            seen.update(chosen)
+            if added:
+                tiers.append((tiers[-1] if tiers else []) + added)
+        for tier in tiers:
+            chosen_families, count = self._within_caps(tier, operations)
+            if not chosen_families or target.chance(count, 0.0) > CHANCE_LIMIT:
+                continue  # even an exact hit among this many candidates could be an accident
+            best = _Best()
+            for members in chosen_families:
+                self._search(operands, members, target, best)
+            if best.operation is not None and target.chance(count, best.distance) <= CHANCE_LIMIT:
+                hits = tuple(operands.hit(member) for member in best.operands)
+                self._index.budget.left -= CANDIDATE * len(hits)
+                return Derivation(best.operation, hits, best.value)
+        return None
+
+    def note(self, atom: Atom, judgement_hit: Hit | None) -> None:
+        """Remember the evidence that supports an answer atom: later figures of its sentence may be
+        computed from it or from its record."""
+        if judgement_hit is not None:
+            self._cited.append((atom.start, judgement_hit))
+
+    def _cited_in(self, around: AtomContext) -> list[Hit]:
+        """Evidence cited for the atoms before this one in its sentence."""
+        found = []
+        for start, hit in reversed(self._cited):
+            if start < around.lower:
+                break
+            found.append(hit)
+        return found[::-1]
+
+    def _word_family(self, operands: Operands, tied: list[int], answer_words: set[str]) -> list[list[int]]:
+        """The figures of tied families whose own label words (or their container's) the answer
+        shares, as one family: related by what they are, wherever they sit."""
+        members: dict[int, None] = {}
+        for family in tied:
+            whole = not operands.container_words[family].isdisjoint(answer_words)
+            for member in operands.families[family]:
+                if whole or not operands.key_words[member].isdisjoint(answer_words):
+                    members[member] = None
+            if len(members) > self._max_operands:
+                return []
+        listed = sorted(members)
+        if len(listed) < 2 or any(sorted(operands.families[f]) == listed for f in tied):
+            return []
+        return [listed]
+
+    def _within_caps(
+        self, tier: list[list[int]], operations: frozenset[DerivedOperation]
+    ) -> tuple[list[list[int]], int]:
+        """The families of ``tier`` small enough to combine, until ``max_candidates`` is reached, and
+        how many candidates they hold."""
+        chosen = []
+        count = 0
+        for family in tier:
+            size = len(family)
+            if size < 2 or size > self._max_operands:
+                continue
+            more = _candidates(size, operations)
+            if count + more > self._max_candidates:
+                break
+            chosen.append(family)
+            count += more
+        return chosen, count
+
+    def _search(self, operands: Operands, members: list[int], target: _Target, best: _Best) -> None:
+        usable = [member for member in members if target.usable(operands, member)]
+        if len(usable) < 2:
+            return
+        budget = self._index.budget
+        budget.left -= PROBE * len(usable) * len(target.operations)
+        ordered = sorted(usable, key=operands.values.__getitem__)
+        values = [operands.values[member] for member in ordered]
+        currencies = operands.currencies
+        if len({currencies[m] for m in usable} - {None}) <= 1:
+            total = math.fsum(values)
+            mean = total / len(values)
+            aggregates: tuple[tuple[DerivedOperation, float], ...] = (("sum", total), ("average", mean))
+            for operation, result in aggregates:
+                distance = abs(result - target.value)
+                # A whole family of two summed is a pair's sum, offered below.
+                whole = operation == "average" or len(usable) >= 3
+                if whole and operation in target.operations and distance <= target.reach:
+                    best.offer(distance, operation, tuple(usable), result)
+        for operation in target.operations:
+            if operation != "average":
+                _pairs(operation, ordered, values, currencies, target, best)
+
+
+def _candidates(size: int, operations: frozenset[DerivedOperation]) -> int:
+    pairs = size * (size - 1) // 2
+    count = sum(_PER_PAIR[operation] for operation in operations) * pairs
+    if "average" in operations:
+        count += 1
+    if "sum" in operations and size >= 3:
+        count += 1
+    return count
+
+
+class _Target:
+    """The answer figure as the search sees it: value, reach, written precision and scale."""
+
+    __slots__ = ("change", "currency", "floor", "kind", "operations", "reach", "scale", "unit", "value")
+
+    def __init__(
+        self,
+        atom: Atom,
+        quantity: Quantity,
+        around: AtomContext,
+        operations: frozenset[DerivedOperation],
+        percent: bool,
+    ) -> None:
+        value = quantity.value
+        self.kind = atom.kind
+        self.value = value
+        self.currency = quantity.currency
+        self.unit = quantity.unit
+        self.operations = operations
+        self.reach = quantity.tolerance + 1e-9 * max(1.0, abs(value))
+        self.floor = min(written_half_unit(atom.text, value), quantity.tolerance)
+        self.scale = max(abs(value), PERCENT_SCALE) if percent else abs(value)
+        # "fell 12.5%": the change is -12.5%
+        self.change = -value if value > 0 and around.states_decrease() else value
+
+    def chance(self, candidates: int, distance: float) -> float:
+        """Expected accidental hits at least ``distance`` close among ``candidates`` results."""
+        return candidates * 2.0 * max(distance, self.floor) / self.scale
+
+    def usable(self, operands: Operands, member: int) -> bool:
+        kind, unit, currency = operands.kinds[member], operands.units[member], operands.currencies[member]
+        if self.kind == "money":
+            if kind == "number" and unit is not None:
+                return False
+            return self.currency is None or currency is None or currency == self.currency
+        if self.kind == "number":
+            if kind == "money" and self.unit is not None:
+                return False
+            return self.unit is None or unit is None or unit == self.unit
+        return True
+
+
+def written_half_unit(text: str, value: float) -> float:
+    """Half a unit of the last digit the figure's text writes: ``$1,000`` 0.5, ``$2.0K`` 50, ``25%`` 0.5."""
+    digits = "".join(character for character in text if character.isdigit()).lstrip("0")
+    exponent = math.floor(math.log10(abs(value)))
+    return 0.5 * 10.0 ** (exponent - max(len(digits), 1) + 1)
+
+
+def _pairs(
+    operation: DerivedOperation,
+    ordered: list[int],
+    values: list[float],
+    currencies: list[str | None],
+    target: _Target,
+    best: _Best,
+) -> None:
+    """Pairs of ``values`` (sorted) whose ``operation`` lands within reach of the target: for each
+    member, the window its partner must fall in, found by bisection."""
+    reach = target.reach
+    percent = target.kind == "percent"
+    goal = target.change if operation == "pct_change" else target.value
+    if operation == "difference":
+        goal = abs(goal)
+    count = len(values)
+    for i, own in enumerate(values):
+        window = _partner_window(operation, own, goal, reach, percent)
+        if window is None:
+            continue
+        low, high = window
+        ordered_pair = operation in ("ratio", "pct_change")
+        position = bisect.bisect_left(values, low, 0 if ordered_pair else i + 1)
+        end = min(count, position + _SCAN)
+        while position < end and values[position] <= high:
+            if position != i:
+                first, second = ordered[position], ordered[i]
+                one, other = currencies[first], currencies[second]
+                if one is None or other is None or one == other:
+                    result = _apply(operation, values[position], own, percent)
+                    pair = _formula_order(operation, first, second, values[position], own)
+                    best.offer(abs(result - goal), operation, pair, result)
+            position += 1
+
+
+def _partner_window(
+    operation: DerivedOperation, own: float, goal: float, reach: float, percent: bool
+) -> tuple[float, float] | None:
+    """The values ``partner`` may take so that the pair's result is within ``reach`` of ``goal``.
+
+    Sums, differences and products pair ``own`` with a larger-or-equal partner (each pair once);
+    ratios and changes take ``own`` as the denominator and look for the numerator.
+    """
+    low, high = goal - reach, goal + reach
+    if operation == "sum":
+        return low - own, high - own
+    if operation == "difference":
+        return own + low, own + high
+    if own == 0:
+        return None
+    if operation == "product":
+        bounds = (low / own, high / own)
+    elif operation == "ratio":
+        scale = own / 100.0 if percent else own
+        bounds = (low * scale, high * scale)
+    else:  # pct_change: (partner - own) / own * 100
+        bounds = (own * (1 + low / 100.0), own * (1 + high / 100.0))
+    return min(bounds), max(bounds)
+
+
+def _apply(operation: DerivedOperation, partner: float, own: float, percent: bool) -> float:
+    if operation == "sum":
+        return partner + own
+    if operation == "difference":
+        return partner - own
+    if operation == "product":
+        return partner * own
+    if operation == "ratio":
+        return partner / own * (100.0 if percent else 1.0)
+    return (partner - own) / own * 100.0
+
+
+def _formula_order(
+    operation: DerivedOperation, partner_member: int, own_member: int, partner: float, own: float
+) -> tuple[int, int]:
+    """Operands as the formula reads them: the numerator or the newer value first; a sum or product
+    in document order."""
+    if operation in ("ratio", "pct_change", "difference"):
+        return partner_member, own_member
+    return (own_member, partner_member) if own_member < partner_member else (partner_member, own_member)
+
+
+def derivation_needs(atoms: Iterable[Atom], needs: EvidenceNeeds) -> EvidenceNeeds:
+    """``needs`` plus the evidence atoms a derivation reads: a percent answer may be derived from
+    money and plain numbers stated in text."""
+    if any(atom.kind == "percent" for atom in atoms):
+        return EvidenceNeeds(needs.kinds | {"money", "number"}, needs.shapes)
+    return needs
