@@ -20,7 +20,7 @@ _SUM = (
 _AVERAGE = r"average\w*|avg|mean|per"
 _CHANGE = (
     r"difference|differ\w*|more|less|fewer|higher|lower|gap|grew|grow\w*|rose|rise|rises|rising|"
-    r"increase\w*|decrease\w*|up|down|fell|fall|falls|drop\w*|declin\w*|gain\w*|lost|loss|change\w*|"
+    r"increase\w*|decrease\w*|(?<!add\s)(?<!adds\s)(?<!added\s)up|down|fell|fall|falls|drop\w*|declin\w*|gain\w*|lost|loss|change\w*|"
     r"jump\w*|climb\w*|shr[iau]nk\w*|leaving|left|remaining|yoy|year[\s-]+over[\s-]+year|"
     r"year[\s-]+on[\s-]+year|month[\s-]+over[\s-]+month"
 )

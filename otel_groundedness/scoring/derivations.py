@@ -134,13 +134,13 @@ class Deriver:
         return found[::-1]
 
     def _word_family(self, operands: Operands, tied: list[int], answer_words: set[str]) -> list[list[int]]:
-        """The figures of tied families whose own label words (or their container's) the answer
-        shares, as one family: related by what they are, wherever they sit."""
+        """The figures of tied families whose own key shares a label word with the answer figure,
+        as one family: related by what they are (``total_revenue``, ``enterprise``), wherever they
+        sit. Empty when it is one of the tied families already or larger than ``max_operands``."""
         members: dict[int, None] = {}
         for family in tied:
-            whole = not operands.container_words[family].isdisjoint(answer_words)
             for member in operands.families[family]:
-                if whole or not operands.key_words[member].isdisjoint(answer_words):
+                if not operands.key_words[member].isdisjoint(answer_words):
                     members[member] = None
             if len(members) > self._max_operands:
                 return []

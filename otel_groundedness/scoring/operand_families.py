@@ -71,7 +71,6 @@ class Operands:
         self.key_words: list[frozenset[str]] = []
         self.families: list[list[int]] = []
         self.family_words: list[frozenset[str]] = []
-        self.container_words: list[frozenset[str]] = []
         self.by_word: dict[str, list[int]] = defaultdict(list)
         # Families by the id of the JSON object holding them, and operands by the id of a raw
         # scalar's path or of a text atom's hit: how evidence cited for other answer figures
@@ -200,7 +199,6 @@ class Operands:
         for member in members:
             found |= self.key_words[member]
         self.families.append(members)
-        self.container_words.append(container)
         self.family_words.append(frozenset(found))
         for word in found:
             self.by_word[word].append(family)

@@ -148,15 +148,21 @@ def _listed(terms: list[str]) -> str:
 def describe_derivation(citation: Citation) -> str:
     """Where each operand comes from, then the computation over their texts. The evidence item is
     named once when every operand comes from the same one."""
+    items = {_item(operand) for operand in citation.operands}
+    head = f"{items.pop()} " if len(items) == 1 else ""
+    return f"{head}{derived_from(citation)} = {citation.text}"
+
+
+def derived_from(citation: Citation) -> str:
+    """The computation over where the operands are: ``$.invoices[0].total + $.invoices[1].total``;
+    each location is prefixed by its item (``#1 $.revenue``) when the operands come from several."""
     assert citation.operation is not None
-    items = [_item(operand) for operand in citation.operands]
-    shared = len(set(items)) == 1
+    several = len({_item(operand) for operand in citation.operands}) > 1
     places = [
-        operand.location() if shared else f"{item} {operand.location()}"
-        for item, operand in zip(items, citation.operands, strict=True)
+        f"{_item(operand)} {operand.location()}" if several else operand.location()
+        for operand in citation.operands
     ]
-    head = f"{items[0]} " if shared else ""
-    return f"{head}{derivation_formula(citation.operation, places)} = {citation.text}"
+    return derivation_formula(citation.operation, places)
 
 
 def _item(citation: Citation) -> str:

@@ -319,3 +319,24 @@ def test_derivation_knobs_have_defaults_env_twins_and_validation() -> None:
             GroundednessPolicy(**{field: bad})
     with pytest.raises(ValueError, match="OTEL_GROUNDEDNESS_MAX_DERIVATION_OPERANDS"):
         GroundednessPolicy.from_env({"OTEL_GROUNDEDNESS_MAX_DERIVATION_OPERANDS": "many"})
+
+
+def test_a_record_named_in_the_sentence_anchors_its_row_in_dense_evidence() -> None:
+    ledger = _dense_ledger(50, seed=31)
+    row = ledger["ledger"][17]
+    total = row["debit"] + row["fee"]
+    verdict = verdict_of(
+        score(f"Entry {row['entry']} cost ${total:,.2f} in total, fee included.", ledger), f"${total:,.2f}"
+    )
+    assert (verdict.verdict, verdict.reason) == ("supported", "derived_sum")
+    assert verdict.citation is not None
+    assert [o.path for o in verdict.citation.operands] == ["$.ledger[17].debit", "$.ledger[17].fee"]
+
+
+def test_figures_cited_earlier_in_the_sentence_are_operands() -> None:
+    daily = {"rows": [{"day": f"2025-03-{d:02d}", "requests": 100_000 + 7_919 * d * d} for d in range(1, 31)]}
+    first, second = daily["rows"][0]["requests"], daily["rows"][9]["requests"]
+    change = (second - first) / first * 100
+    answer = f"Requests went from {first:,} to {second:,}, a change of {change:.1f}%."
+    verdict = verdict_of(score(answer, daily), f"{change:.1f}%")
+    assert (verdict.verdict, verdict.reason) == ("supported", "derived_pct_change")
