@@ -77,7 +77,9 @@ class Deriver:
         self._max_operands = max_operands
         self._max_candidates = max_candidates
         self._operands: Operands | None = None
-        self._cited: list[tuple[int, Hit]] = []  # (answer offset, supporting evidence), in answer order
+        # Evidence supporting answer atoms, and where those atoms start, in answer order.
+        self._cited: list[Hit] = []
+        self._cited_starts: list[int] = []
 
     def derive(self, atom: Atom, quantity: Quantity, around: AtomContext) -> Derivation | None:
         """A derivation of ``quantity`` that passes the chance rule, or None."""
@@ -94,10 +96,13 @@ class Deriver:
         rows, cited = anchored(operands, self._cited_in(around))
         tied = tied_families(operands, answer_words)
         families = operands.families
+        # The records the sentence names and the figures it cites, taken together: "lines LN-1005
+        # and LN-1022 weigh 153.10 kg together" adds a figure of each.
+        named = list(dict.fromkeys([member for f in rows for member in families[f]] + cited))
         tiers: list[list[list[int]]] = []
         seen: set[int] = set()
         for extra, chosen in (
-            ([cited], rows),
+            ([named] if len(rows) != 1 or len(named) > len(families[rows[0]]) else [], rows),
             (self._word_family(operands, tied, answer_words), tied),
             ([], range(len(families))),
         ):
@@ -106,32 +111,39 @@ class Deriver:
             if added:
                 tiers.append((tiers[-1] if tiers else []) + added)
         for tier in tiers:
-            chosen_families, count = self._within_caps(tier, operations)
-            if not chosen_families or target.chance(count, 0.0) > CHANCE_LIMIT:
-                continue  # even an exact hit among this many candidates could be an accident
-            best = _Best()
-            for members in chosen_families:
-                self._search(operands, members, target, best)
-            if best.operation is not None and target.chance(count, best.distance) <= CHANCE_LIMIT:
-                hits = tuple(operands.hit(member) for member in best.operands)
-                self._index.budget.left -= CANDIDATE * len(hits)
-                return Derivation(best.operation, hits, best.value)
+            searched = self._within_caps(tier, operations)
+            for whole in (True, False):  # whole-family sums and averages first, then pairs
+                count = sum(_candidates(len(members), operations, whole) for members in searched)
+                if not count or target.chance(count, 0.0) > CHANCE_LIMIT:
+                    continue  # even an exact hit among this many candidates could be an accident
+                best = _Best()
+                for members in searched:
+                    self._search(operands, members, target, best, whole)
+                if best.operation is not None and target.chance(count, best.distance) <= CHANCE_LIMIT:
+                    hits = tuple(operands.hit(member) for member in best.operands)
+                    self._index.budget.left -= CANDIDATE * len(hits)
+                    return Derivation(best.operation, hits, best.value)
         return None
 
     def note(self, atom: Atom, judgement_hit: Hit | None) -> None:
-        """Remember the evidence that supports an answer atom: later figures of its sentence may be
-        computed from it or from its record."""
+        """Remember the evidence that supports an answer atom (atoms come in answer order): other
+        figures of its sentence may be computed from it or from its record."""
         if judgement_hit is not None:
-            self._cited.append((atom.start, judgement_hit))
+            self._cited_starts.append(atom.start)
+            self._cited.append(judgement_hit)
+
+    def cited_after(self, atom: Atom, around: AtomContext) -> bool:
+        """Whether atoms after ``atom`` in its sentence have cited evidence: operands the first
+        search could not see yet ("grew 25% to $1.25M from $1.0M")."""
+        position = bisect.bisect_right(self._cited_starts, atom.start)
+        return position < len(self._cited_starts) and self._cited_starts[position] < around.upper
 
     def _cited_in(self, around: AtomContext) -> list[Hit]:
-        """Evidence cited for the atoms before this one in its sentence."""
-        found = []
-        for start, hit in reversed(self._cited):
-            if start < around.lower:
-                break
-            found.append(hit)
-        return found[::-1]
+        """Evidence cited so far for the atoms of this figure's sentence."""
+        starts = self._cited_starts
+        low = bisect.bisect_left(starts, around.lower)
+        high = bisect.bisect_left(starts, around.upper)
+        return self._cited[low:high]
 
     def _word_family(self, operands: Operands, tied: list[int], answer_words: set[str]) -> list[list[int]]:
         """The figures of tied families whose own key shares a label word with the answer figure,
@@ -149,56 +161,61 @@ class Deriver:
             return []
         return [listed]
 
-    def _within_caps(
-        self, tier: list[list[int]], operations: frozenset[DerivedOperation]
-    ) -> tuple[list[list[int]], int]:
-        """The families of ``tier`` small enough to combine, until ``max_candidates`` is reached, and
-        how many candidates they hold."""
+    def _within_caps(self, tier: list[list[int]], operations: frozenset[DerivedOperation]) -> list[list[int]]:
+        """The families of ``tier`` small enough to combine, until they hold ``max_candidates``."""
         chosen = []
         count = 0
         for family in tier:
             size = len(family)
             if size < 2 or size > self._max_operands:
                 continue
-            more = _candidates(size, operations)
+            more = _candidates(size, operations, True) + _candidates(size, operations, False)
             if count + more > self._max_candidates:
                 break
             chosen.append(family)
             count += more
-        return chosen, count
+        return chosen
 
-    def _search(self, operands: Operands, members: list[int], target: _Target, best: _Best) -> None:
+    def _search(
+        self, operands: Operands, members: list[int], target: _Target, best: _Best, whole: bool
+    ) -> None:
+        """Offer ``best`` the family's sum and average (``whole``) or its pairs' results."""
         usable = [member for member in members if target.usable(operands, member)]
         if len(usable) < 2:
             return
-        budget = self._index.budget
-        budget.left -= PROBE * len(usable) * len(target.operations)
-        ordered = sorted(usable, key=operands.values.__getitem__)
-        values = [operands.values[member] for member in ordered]
         currencies = operands.currencies
-        if len({currencies[m] for m in usable} - {None}) <= 1:
-            total = math.fsum(values)
-            mean = total / len(values)
-            aggregates: tuple[tuple[DerivedOperation, float], ...] = (("sum", total), ("average", mean))
+        if whole:
+            self._index.budget.left -= PROBE * len(usable)
+            if len({currencies[m] for m in usable} - {None}) > 1:
+                return  # euros and dollars never add up
+            total = math.fsum(operands.values[member] for member in usable)
+            aggregates: tuple[tuple[DerivedOperation, float], ...] = (
+                ("sum", total),
+                ("average", total / len(usable)),
+            )
             for operation, result in aggregates:
                 distance = abs(result - target.value)
-                # A whole family of two summed is a pair's sum, offered below.
-                whole = operation == "average" or len(usable) >= 3
-                if whole and operation in target.operations and distance <= target.reach:
+                # A whole family of two summed is a pair's sum, offered with the pairs.
+                if (
+                    operation in target.operations
+                    and distance <= target.reach
+                    and (operation == "average" or len(usable) >= 3)
+                ):
                     best.offer(distance, operation, tuple(usable), result)
+            return
+        self._index.budget.left -= PROBE * len(usable) * len(target.operations)
+        ordered = sorted(usable, key=operands.values.__getitem__)
+        values = [operands.values[member] for member in ordered]
         for operation in target.operations:
             if operation != "average":
                 _pairs(operation, ordered, values, currencies, target, best)
 
 
-def _candidates(size: int, operations: frozenset[DerivedOperation]) -> int:
-    pairs = size * (size - 1) // 2
-    count = sum(_PER_PAIR[operation] for operation in operations) * pairs
-    if "average" in operations:
-        count += 1
-    if "sum" in operations and size >= 3:
-        count += 1
-    return count
+def _candidates(size: int, operations: frozenset[DerivedOperation], whole: bool) -> int:
+    """Candidates a family of ``size`` offers: its sum and average (``whole``), or its pairs' results."""
+    if whole:
+        return ("average" in operations) + ("sum" in operations and size >= 3)
+    return sum(_PER_PAIR[operation] for operation in operations) * (size * (size - 1) // 2)
 
 
 class _Target:

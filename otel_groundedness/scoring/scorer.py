@@ -76,7 +76,7 @@ def score(
         deriver = Deriver(index, policy.max_derivation_operands, policy.max_derivation_candidates)
     spans = sentence_spans(text, atoms)
     sentence_of = _sentence_numbers(atoms, spans)
-    verdicts = []
+    judged: list[tuple[Atom, AtomContext, Judgement]] = []
     for position, (atom, sentence) in enumerate(zip(atoms, sentence_of, strict=True)):
         if budget.spent:
             break  # the rest are reported unchecked: no verdict ever comes from a cut-short search
@@ -87,7 +87,12 @@ def score(
         judgement = judge(atom, index, around, policy.contradicted_band, deriver)
         if deriver is not None and judgement.verdict == "supported":
             deriver.note(atom, judgement.hit)
-        verdicts.append(_verdict(atom, judgement))
+        judged.append((atom, around, judgement))
+    if deriver is not None:
+        judged = [
+            (atom, around, _rederived(atom, around, judgement, deriver)) for atom, around, judgement in judged
+        ]
+    verdicts = [_verdict(atom, judgement) for atom, _, judgement in judged]
     checked = len(verdicts)
     return _report(
         policy,
@@ -98,6 +103,18 @@ def score(
         answer_truncated,
         len(atoms) - checked,
     )
+
+
+def _rederived(atom: Atom, around: AtomContext, judgement: Judgement, deriver: Deriver) -> Judgement:
+    """A figure not supported at first, searched again once the figures after it in its sentence
+    have their evidence ("up 25% to $1.25M from $1.0M" cites its operands after the percent)."""
+    value = atom.value
+    if judgement.verdict == "supported" or not isinstance(value, Quantity):
+        return judgement
+    if not deriver.cited_after(atom, around):
+        return judgement
+    derived = deriver.derive(atom, value, around)
+    return judgement if derived is None else Judgement("supported", derived.reason, derivation=derived)
 
 
 def _items(evidence: Iterable[Any] | Evidence | Mapping[str, Any] | str | None) -> Iterable[Any]:
