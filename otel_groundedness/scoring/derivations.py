@@ -101,6 +101,7 @@ class Deriver:
         named = list(dict.fromkeys([member for f in rows for member in families[f]] + cited))
         tiers: list[list[list[int]]] = []
         seen: set[int] = set()
+        self._index.budget.left -= PROBE * len(families)  # the last tier lists every family
         for extra, chosen in (
             ([named] if len(rows) != 1 or len(named) > len(families[rows[0]]) else [], rows),
             (self._word_family(operands, tied, answer_words), tied),
@@ -188,7 +189,10 @@ class Deriver:
             self._index.budget.left -= PROBE * len(usable)
             if len({currencies[m] for m in usable} - {None}) > 1:
                 return  # euros and dollars never add up
-            total = math.fsum(operands.values[member] for member in usable)
+            try:
+                total = math.fsum(operands.values[member] for member in usable)
+            except OverflowError:  # figures near 1e308: no sum of them is stated anywhere
+                return
             aggregates: tuple[tuple[DerivedOperation, float], ...] = (
                 ("sum", total),
                 ("average", total / len(usable)),

@@ -340,3 +340,10 @@ def test_figures_cited_earlier_in_the_sentence_are_operands() -> None:
     answer = f"Requests went from {first:,} to {second:,}, a change of {change:.1f}%."
     verdict = verdict_of(score(answer, daily), f"{change:.1f}%")
     assert (verdict.verdict, verdict.reason) == ("supported", "derived_pct_change")
+
+
+def test_figures_near_the_float_limit_never_break_the_search() -> None:
+    evidence = {"totals": [1.5e308, 1.7e308, 1e-300, -1.7e308, 0.0]}
+    for answer in ["The totals add up to $2,000.00.", "The average total is 1.6e308.", "Totals grew 25%."]:
+        report = score(answer, evidence)
+        assert all(verdict.verdict != "supported" for verdict in report.verdicts)
