@@ -4,45 +4,122 @@ A derivation is looked for only when the words next to the figure name one ("tot
 "grew", "of", "each", "="): an unworded figure that matches no evidence value stays what it was.
 The wording also narrows the operations tried, so fewer candidates compete for an accidental hit
 (see ``scoring.derivations``), and it is what allows an absolute difference ("fell by $12,400").
+Words are compared as a set (one tokenising pass): this runs for every unmatched figure.
 """
 
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
 from otel_groundedness.scoring.label_words import AtomContext
 from otel_groundedness.scoring.results import DerivedOperation
 
-_SUM = (
-    r"total\w*|sum|sums|summed|combined|altogether|together|overall|aggregate\w*|cumulative\w*|"
-    r"adds?\s+up|added\s+up|in\s+all"
+_SUM = frozenset(
+    [
+        "total",
+        "totals",
+        "totaled",
+        "totalled",
+        "totaling",
+        "totalling",
+        "sum",
+        "sums",
+        "summed",
+        "combined",
+        "altogether",
+        "together",
+        "overall",
+        "aggregate",
+        "cumulative",
+    ]
 )
-_AVERAGE = r"average\w*|avg|mean|per"
-_CHANGE = (
-    r"difference|differ\w*|more|less|fewer|higher|lower|gap|grew|grow\w*|rose|rise|rises|rising|"
-    r"increase\w*|decrease\w*|(?<!add\s)(?<!adds\s)(?<!added\s)up|down|fell|fall|falls|drop\w*|declin\w*|gain\w*|lost|loss|change\w*|"
-    r"jump\w*|climb\w*|shr[iau]nk\w*|leaving|left|remaining|yoy|year[\s-]+over[\s-]+year|"
-    r"year[\s-]+on[\s-]+year|month[\s-]+over[\s-]+month"
+_AVERAGE = frozenset(["average", "averages", "averaged", "averaging", "avg", "mean", "per"])
+_CHANGE = frozenset(
+    [
+        "difference",
+        "differ",
+        "differs",
+        "differed",
+        "more",
+        "less",
+        "fewer",
+        "higher",
+        "lower",
+        "gap",
+        "grew",
+        "grow",
+        "grows",
+        "growth",
+        "growing",
+        "rose",
+        "rise",
+        "rises",
+        "rising",
+        "increase",
+        "increased",
+        "increases",
+        "increasing",
+        "decrease",
+        "decreased",
+        "decreases",
+        "decreasing",
+        "up",
+        "down",
+        "fell",
+        "fall",
+        "falls",
+        "drop",
+        "drops",
+        "dropped",
+        "decline",
+        "declined",
+        "declines",
+        "declining",
+        "gain",
+        "gained",
+        "gains",
+        "lost",
+        "loss",
+        "change",
+        "changed",
+        "changes",
+        "jump",
+        "jumped",
+        "climb",
+        "climbed",
+        "shrank",
+        "shrunk",
+        "shrink",
+        "leaving",
+        "left",
+        "remaining",
+        "yoy",
+    ]
 )
-_SHARE = r"of|share|ratio|rate|margin|proportion|fraction|accounts?\s+for|represent\w*|out\s+of"
-_EACH = r"each|apiece|per|times"
-_PRODUCT = r"each|apiece|times|at|cost|costs|priced|worth"
-
-
-def _words(pattern: str) -> re.Pattern[str]:
-    return re.compile(rf"(?<![^\W\d_])(?:{pattern})(?![^\W\d_])", re.IGNORECASE)
-
-
-_SUM_WORDS = _words(_SUM)
-_AVERAGE_WORDS = _words(_AVERAGE)
-_CHANGE_WORDS = _words(_CHANGE)
-_SHARE_WORDS = _words(_SHARE)
-_EACH_WORDS = _words(_EACH)
-_PRODUCT_WORDS = _words(_PRODUCT)
-_EQUATION = re.compile(r"=")
-_PLUS = re.compile(r"\+")
-_TIMES = re.compile(r"[×*]|\d\s?x\b")
-_OVER = re.compile(r"[/÷]")
+_SHARE = frozenset(
+    [
+        "of",
+        "share",
+        "ratio",
+        "rate",
+        "margin",
+        "proportion",
+        "fraction",
+        "represents",
+        "represent",
+        "represented",
+    ]
+)
+_EACH = frozenset(["each", "apiece", "per", "times"])
+_PRODUCT = frozenset(["each", "apiece", "times", "at", "cost", "costs", "priced", "worth"])
+# Two-word cues: "add up to" sums (its "up" is no increase), "accounts for" is a share, and "year
+# over year" a change.
+_SUM_PAIRS = frozenset({("add", "up"), ("adds", "up"), ("added", "up"), ("in", "all")})
+_SHARE_PAIRS = frozenset({("accounts", "for"), ("account", "for")})
+_CHANGE_PAIRS = frozenset({("year", "over"), ("year", "on"), ("month", "over"), ("quarter", "over")})
+_TOKEN = re.compile(r"[^\W\d_]+")
+_TIMES_X = re.compile(r"\d\s?x\b")
 _EVERY: frozenset[DerivedOperation] = frozenset(
     ("sum", "difference", "pct_change", "ratio", "average", "product")
 )
@@ -61,23 +138,28 @@ def cued_operations(around: AtomContext, percent: bool) -> frozenset[DerivedOper
 
 
 def _operations(text: str, percent: bool) -> frozenset[DerivedOperation]:
+    tokens = _TOKEN.findall(text.lower())
+    words = set(tokens)
+    pairs = set(pairwise(tokens))
     found: set[DerivedOperation] = set()
-    if _EQUATION.search(text):
+    if "=" in text:
         found |= _EVERY
+    change = not words.isdisjoint(_CHANGE) and not (words & _CHANGE == {"up"} and pairs & _SUM_PAIRS)
+    change = change or not pairs.isdisjoint(_CHANGE_PAIRS)
     if percent:
-        if _CHANGE_WORDS.search(text):
+        if change:
             found.add("pct_change")
-        if _SHARE_WORDS.search(text) or _OVER.search(text):
+        if not words.isdisjoint(_SHARE) or not pairs.isdisjoint(_SHARE_PAIRS) or "/" in text or "÷" in text:
             found.add("ratio")
         return frozenset(found & {"pct_change", "ratio"})
-    if _SUM_WORDS.search(text) or _PLUS.search(text):
+    if not words.isdisjoint(_SUM) or not pairs.isdisjoint(_SUM_PAIRS) or "+" in text:
         found.add("sum")
-    if _AVERAGE_WORDS.search(text):
+    if not words.isdisjoint(_AVERAGE):
         found.add("average")
-    if _CHANGE_WORDS.search(text):
+    if change:
         found.add("difference")
-    if _EACH_WORDS.search(text) or _OVER.search(text):
+    if not words.isdisjoint(_EACH) or "/" in text or "÷" in text:
         found.add("ratio")
-    if _PRODUCT_WORDS.search(text) or _TIMES.search(text):
+    if not words.isdisjoint(_PRODUCT) or "×" in text or "*" in text or _TIMES_X.search(text):
         found.add("product")
     return frozenset(found - {"pct_change"})

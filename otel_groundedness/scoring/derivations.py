@@ -25,8 +25,10 @@ whose count fails the rule even for an exact hit is not searched at all; familie
 from __future__ import annotations
 
 import bisect
+import functools
 import math
 from collections.abc import Iterable
+from typing import TypeAlias
 
 from otel_groundedness.scoring.atoms import Atom, Quantity
 from otel_groundedness.scoring.budget import CANDIDATE, PROBE
@@ -80,6 +82,7 @@ class Deriver:
         # Evidence supporting answer atoms, and where those atoms start, in answer order.
         self._cited: list[Hit] = []
         self._cited_starts: list[int] = []
+        self._views: dict[tuple[int | None, str, str | None, str | None], _View | None] = {}
 
     def derive(self, atom: Atom, quantity: Quantity, around: AtomContext) -> Derivation | None:
         """A derivation of ``quantity`` that passes the chance rule, or None."""
@@ -99,7 +102,7 @@ class Deriver:
         # The records the sentence names and the figures it cites, taken together: "lines LN-1005
         # and LN-1022 weigh 153.10 kg together" adds a figure of each.
         named = list(dict.fromkeys([member for f in rows for member in families[f]] + cited))
-        tiers: list[list[list[int]]] = []
+        tiers: list[list[_Family]] = []
         seen: set[int] = set()
         self._index.budget.left -= PROBE * len(families)  # the last tier lists every family
         for extra, chosen in (
@@ -107,19 +110,20 @@ class Deriver:
             (self._word_family(operands, tied, answer_words), tied),
             ([], range(len(families))),
         ):
-            added = [families[f] for f in chosen if f not in seen] + [m for m in extra if len(m) >= 2]
+            added: list[_Family] = [(f, families[f]) for f in chosen if f not in seen]
+            added += [(None, members) for members in extra if len(members) >= 2]
             seen.update(chosen)
             if added:
                 tiers.append((tiers[-1] if tiers else []) + added)
         for tier in tiers:
             searched = self._within_caps(tier, operations)
             for whole in (True, False):  # whole-family sums and averages first, then pairs
-                count = sum(_candidates(len(members), operations, whole) for members in searched)
+                count = sum(_candidates(len(members), operations, whole) for _, members in searched)
                 if not count or target.chance(count, 0.0) > CHANCE_LIMIT:
                     continue  # even an exact hit among this many candidates could be an accident
                 best = _Best()
-                for members in searched:
-                    self._search(operands, members, target, best, whole)
+                for family in searched:
+                    self._search(operands, family, target, best, whole)
                 if best.operation is not None and target.chance(count, best.distance) <= CHANCE_LIMIT:
                     hits = tuple(operands.hit(member) for member in best.operands)
                     self._index.budget.left -= CANDIDATE * len(hits)
@@ -147,27 +151,27 @@ class Deriver:
         return self._cited[low:high]
 
     def _word_family(self, operands: Operands, tied: list[int], answer_words: set[str]) -> list[list[int]]:
-        """The figures of tied families whose own key shares a label word with the answer figure,
-        as one family: related by what they are (``total_revenue``, ``enterprise``), wherever they
-        sit. Empty when it is one of the tied families already or larger than ``max_operands``."""
-        members: dict[int, None] = {}
-        for family in tied:
-            for member in operands.families[family]:
-                if not operands.key_words[member].isdisjoint(answer_words):
-                    members[member] = None
-            if len(members) > self._max_operands:
+        """The figures whose own key shares a label word with the answer figure, as one family:
+        related by what they are (``total_revenue``, ``enterprise``), wherever they sit. Empty when
+        it is one of the tied families already or larger than ``max_operands``."""
+        found: set[int] = set()
+        for word in answer_words:
+            found.update(operands.by_key_word.get(word, ()))
+            if len(found) > self._max_operands:
                 return []
-        listed = sorted(members)
-        if len(listed) < 2 or any(sorted(operands.families[f]) == listed for f in tied):
+        if len(found) < 2:
             return []
-        return [listed]
+        families = operands.families
+        if any(len(families[f]) == len(found) and found.issuperset(families[f]) for f in tied):
+            return []
+        return [sorted(found)]
 
-    def _within_caps(self, tier: list[list[int]], operations: frozenset[DerivedOperation]) -> list[list[int]]:
+    def _within_caps(self, tier: list[_Family], operations: frozenset[DerivedOperation]) -> list[_Family]:
         """The families of ``tier`` small enough to combine, until they hold ``max_candidates``."""
         chosen = []
         count = 0
         for family in tier:
-            size = len(family)
+            size = len(family[1])
             if size < 2 or size > self._max_operands:
                 continue
             more = _candidates(size, operations, True) + _candidates(size, operations, False)
@@ -177,21 +181,15 @@ class Deriver:
             count += more
         return chosen
 
-    def _search(
-        self, operands: Operands, members: list[int], target: _Target, best: _Best, whole: bool
-    ) -> None:
+    def _search(self, operands: Operands, family: _Family, target: _Target, best: _Best, whole: bool) -> None:
         """Offer ``best`` the family's sum and average (``whole``) or its pairs' results."""
-        usable = [member for member in members if target.usable(operands, member)]
-        if len(usable) < 2:
+        view = self._view(operands, family, target)
+        if view is None:
             return
-        currencies = operands.currencies
+        usable, ordered, values, total = view
         if whole:
-            self._index.budget.left -= PROBE * len(usable)
-            if len({currencies[m] for m in usable} - {None}) > 1:
-                return  # euros and dollars never add up
-            try:
-                total = math.fsum(operands.values[member] for member in usable)
-            except OverflowError:  # figures near 1e308: no sum of them is stated anywhere
+            self._index.budget.left -= PROBE
+            if total is None:
                 return
             aggregates: tuple[tuple[DerivedOperation, float], ...] = (
                 ("sum", total),
@@ -205,16 +203,48 @@ class Deriver:
                     and distance <= target.reach
                     and (operation == "average" or len(usable) >= 3)
                 ):
-                    best.offer(distance, operation, tuple(usable), result)
+                    best.offer(distance, operation, usable, result)
             return
         self._index.budget.left -= PROBE * len(usable) * len(target.operations)
-        ordered = sorted(usable, key=operands.values.__getitem__)
-        values = [operands.values[member] for member in ordered]
         for operation in target.operations:
             if operation != "average":
-                _pairs(operation, ordered, values, currencies, target, best)
+                _pairs(operation, ordered, values, operands.currencies, target, best)
+
+    def _view(self, operands: Operands, family: _Family, target: _Target) -> _View | None:
+        """The family's members the target may combine, sorted by value, and their sum (``None``
+        when their currencies differ or it overflows); worked out once per family and kind of
+        target, since every unmatched figure of the answer reads the same families."""
+        number, members = family
+        key = (number, target.kind, target.currency, target.unit)
+        if number is not None and key in self._views:
+            return self._views[key]
+        self._index.budget.left -= PROBE * len(members)
+        usable = tuple(member for member in members if target.usable(operands, member))
+        view: _View | None = None
+        if len(usable) >= 2:
+            ordered = sorted(usable, key=operands.values.__getitem__)
+            values = [operands.values[member] for member in ordered]
+            total: float | None = None
+            if len({operands.currencies[member] for member in usable} - {None}) <= 1:
+                try:
+                    total = math.fsum(values)
+                except OverflowError:  # figures near 1e308: no sum of them is stated anywhere
+                    total = None
+            view = (usable, ordered, values, total)
+        if number is not None:  # a family of the evidence, not one made for this figure
+            self._views[key] = view
+        return view
 
 
+# A family to search: its number in ``Operands.families``, or None for one gathered for a single
+# figure (the records a sentence names, the figures sharing its label words), and its members.
+_Family: TypeAlias = tuple[int | None, list[int]]
+# A family as one kind of target sees it: usable members in document order, the same sorted by
+# value, their values in that order, and their sum (None: currencies differ, or it overflows).
+_View: TypeAlias = tuple[tuple[int, ...], list[int], list[float], float | None]
+
+
+@functools.lru_cache(maxsize=1024)
 def _candidates(size: int, operations: frozenset[DerivedOperation], whole: bool) -> int:
     """Candidates a family of ``size`` offers: its sum and average (``whole``), or its pairs' results."""
     if whole:

@@ -77,6 +77,7 @@ class Operands:
         # leads back to its record and to itself.
         self.by_container: dict[int, list[int]] = defaultdict(list)
         self.by_origin: dict[int, int] = {}
+        self.by_key_word: dict[str, list[int]] = defaultdict(list)  # operands by their own key's words
         self._word_cache: dict[str, frozenset[str]] = {}
         self._excluded_cache: dict[str, bool] = {}
         self._build()
@@ -139,7 +140,10 @@ class Operands:
         self.kinds.append(kind)
         self.refs.append(ref)
         self.key_words.append(key)
-        return len(self.values) - 1
+        operand = len(self.values) - 1
+        for word in key:
+            self.by_key_word[word].append(operand)
+        return operand
 
     @staticmethod
     def _place(
