@@ -186,7 +186,7 @@ class Deriver:
         view = self._view(operands, family, target)
         if view is None:
             return
-        usable, ordered, values, total = view
+        usable, total = view.usable, view.total
         if whole:
             self._index.budget.left -= PROBE
             if total is None:
@@ -206,31 +206,31 @@ class Deriver:
                     best.offer(distance, operation, usable, result)
             return
         self._index.budget.left -= PROBE * len(usable) * len(target.operations)
+        ordered, values = view.by_value(operands.values)
         for operation in target.operations:
             if operation != "average":
                 _pairs(operation, ordered, values, operands.currencies, target, best)
 
     def _view(self, operands: Operands, family: _Family, target: _Target) -> _View | None:
-        """The family's members the target may combine, sorted by value, and their sum (``None``
-        when their currencies differ or it overflows); worked out once per family and kind of
-        target, since every unmatched figure of the answer reads the same families."""
+        """The family's members the target may combine and their sum; worked out once per family
+        and kind of target (once for all targets when the family is plain JSON numbers without a
+        currency), since every unmatched figure of the answer reads the same families."""
         number, members = family
-        key = (number, target.kind, target.currency, target.unit)
+        plain = number is not None and operands.plain[number]
+        key = (number, "", None, None) if plain else (number, target.kind, target.currency, target.unit)
         if number is not None and key in self._views:
             return self._views[key]
         self._index.budget.left -= PROBE * len(members)
-        usable = tuple(member for member in members if target.usable(operands, member))
+        usable = tuple(members) if plain else tuple(m for m in members if target.usable(operands, m))
         view: _View | None = None
         if len(usable) >= 2:
-            ordered = sorted(usable, key=operands.values.__getitem__)
-            values = [operands.values[member] for member in ordered]
             total: float | None = None
-            if len({operands.currencies[member] for member in usable} - {None}) <= 1:
+            if plain or len({operands.currencies[member] for member in usable} - {None}) <= 1:
                 try:
-                    total = math.fsum(values)
+                    total = math.fsum(operands.values[member] for member in usable)
                 except OverflowError:  # figures near 1e308: no sum of them is stated anywhere
                     total = None
-            view = (usable, ordered, values, total)
+            view = _View(usable, total)
         if number is not None:  # a family of the evidence, not one made for this figure
             self._views[key] = view
         return view
@@ -239,9 +239,24 @@ class Deriver:
 # A family to search: its number in ``Operands.families``, or None for one gathered for a single
 # figure (the records a sentence names, the figures sharing its label words), and its members.
 _Family: TypeAlias = tuple[int | None, list[int]]
-# A family as one kind of target sees it: usable members in document order, the same sorted by
-# value, their values in that order, and their sum (None: currencies differ, or it overflows).
-_View: TypeAlias = tuple[tuple[int, ...], list[int], list[float], float | None]
+
+
+class _View:
+    """A family as one kind of target sees it: the members it may combine (document order), their
+    sum (None: currencies differ, or it overflows), and on demand the members sorted by value."""
+
+    __slots__ = ("_sorted", "total", "usable")
+
+    def __init__(self, usable: tuple[int, ...], total: float | None) -> None:
+        self.usable = usable
+        self.total = total
+        self._sorted: tuple[list[int], list[float]] | None = None
+
+    def by_value(self, values: list[float]) -> tuple[list[int], list[float]]:
+        if self._sorted is None:
+            ordered = sorted(self.usable, key=values.__getitem__)
+            self._sorted = (ordered, [values[member] for member in ordered])
+        return self._sorted
 
 
 @functools.lru_cache(maxsize=1024)

@@ -78,6 +78,7 @@ class Operands:
         self.by_container: dict[int, list[int]] = defaultdict(list)
         self.by_origin: dict[int, int] = {}
         self.by_key_word: dict[str, list[int]] = defaultdict(list)  # operands by their own key's words
+        self.plain: list[bool] = []  # family f holds only JSON numbers without a currency
         self._word_cache: dict[str, frozenset[str]] = {}
         self._excluded_cache: dict[str, bool] = {}
         self._build()
@@ -203,6 +204,7 @@ class Operands:
         for member in members:
             found |= self.key_words[member]
         self.families.append(members)
+        self.plain.append(all(self.kinds[m] == "raw" and self.currencies[m] is None for m in members))
         self.family_words.append(frozenset(found))
         for word in found:
             self.by_word[word].append(family)
