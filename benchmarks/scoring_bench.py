@@ -116,6 +116,56 @@ def _sentence(row: dict[str, object], rng: random.Random) -> str:
     )
 
 
+def order_lines(rng: random.Random) -> dict[str, object]:
+    """A tool result of 50 order lines, four numbers each: 200 numbers."""
+    return {
+        "order_id": "ORD-77120",
+        "currency": "USD",
+        "lines": [
+            {
+                "line": f"LN-{1000 + i}",
+                "sku": f"SKU-{rng.randint(10_000, 99_999)}",
+                "quantity": rng.randint(10, 80),
+                "unit_price": rng.randint(500, 99_999) / 100,
+                "discount": rng.randint(0, 9_999) / 100,
+                "weight_kg": rng.randint(100, 9_999) / 100,
+            }
+            for i in range(50)
+        ],
+    }
+
+
+def derived_answer(output: dict[str, object]) -> str:
+    """Ten sentences, each stating one figure computed from the order lines (never stated in them)."""
+    lines: list[dict[str, float]] = output["lines"]  # type: ignore[assignment]
+
+    def line(i: int) -> dict[str, float]:
+        return lines[i]
+
+    weights = [row["weight_kg"] for row in lines]
+    return " ".join(
+        [
+            f"At ${line(4)['unit_price']:,.2f} each, the {line(4)['quantity']} units on line LN-1004 cost "
+            f"${line(4)['unit_price'] * line(4)['quantity']:,.2f}.",
+            f"Lines LN-1003 and LN-1017 together get ${line(3)['discount'] + line(17)['discount']:,.2f} in "
+            "discounts.",
+            f"The average unit price across the order is ${sum(r['unit_price'] for r in lines) / 50:,.2f}.",
+            f"Discounts total ${sum(r['discount'] for r in lines):,.2f} over all 50 lines.",
+            f"The shipment weighs {sum(weights):,.2f} kg in total.",
+            f"Line LN-1030 weighs {line(30)['weight_kg']:,.2f} kg, "
+            f"{(line(30)['weight_kg'] - line(31)['weight_kg']) / line(31)['weight_kg'] * 100:.2f}% more than "
+            f"line LN-1031 at {line(31)['weight_kg']:,.2f} kg.",
+            f"On line LN-1008 the discount of ${line(8)['discount']:,.2f} is "
+            f"{line(8)['discount'] / line(8)['unit_price'] * 100:.2f}% of the unit price.",
+            f"Per unit, line LN-1040 costs ${line(40)['unit_price'] - line(41)['unit_price']:,.2f} more than "
+            "line LN-1041.",
+            f"The total quantity ordered is {sum(int(r['quantity']) for r in lines):,} units.",
+            f"Lines LN-1005 and LN-1022 weigh {line(5)['weight_kg'] + line(22)['weight_kg']:,.2f} kg "
+            "together.",
+        ]
+    )
+
+
 def adversarial(size: int, seed: int) -> str:
     rng = random.Random(seed)
     alphabet = "0123456789" * 3 + ",.,.$%@-/#: -"
@@ -173,6 +223,7 @@ def cases() -> list[Case]:
     dense = [dense_output(4096, rng) for _ in range(10)]
     big_dense = [dense_output(128 * 1024, rng)]
     megabyte = [json.dumps(tool_output(64 * 1024, rng)) for _ in range(16)]
+    lines = order_lines(random.Random(20261201))  # its own seed: cases (a)-(f) stay what they were
     one_mb_cap = GroundednessPolicy(max_evidence_bytes=1 << 20)
     return [
         Case(
@@ -219,6 +270,13 @@ def cases() -> list[Case]:
             big_dense,
             200 // scale,
             15.0,
+        ),
+        Case(
+            "(g) 10 derived figures vs 200-number output",
+            derived_answer(lines),
+            [lines],
+            1000 // scale,
+            5.0,
         ),
     ]
 

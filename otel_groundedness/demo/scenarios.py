@@ -296,7 +296,10 @@ def _order(rng: random.Random, index: int) -> Scenario:
     for sku, name, price in rng.sample(catalogue, 3):
         quantity = rng.randrange(1, 12)
         subtotal += _money(price) * quantity
-        items.append({"sku": sku, "name": name, "qty": quantity, "unit_price": price})
+        line_total = _money(price) * quantity
+        items.append(
+            {"sku": sku, "name": name, "qty": quantity, "unit_price": price, "line_total": float(line_total)}
+        )
     shipping = _money(rng.choice((0, 24.99, 49.0, 79.5)))
     total = subtotal + shipping
     order = {
@@ -306,8 +309,7 @@ def _order(rng: random.Random, index: int) -> Scenario:
         "shipped_date": shipped.isoformat(),
         "estimated_delivery": delivery.isoformat(),
         "carrier": rng.choice(("UPS", "DHL", "FedEx")),
-        "items": items,
-        "subtotal": float(subtotal),
+        "items": items,  # no subtotal: the agent adds up the line totals itself
         "shipping": float(shipping),
         "order_total": float(total),
         "currency": "USD",
@@ -321,12 +323,14 @@ def _order(rng: random.Random, index: int) -> Scenario:
         tools=(ToolRequest("get_order", {"order_id": order_id}, order),),
         template=(
             "Order {order_id} shipped on {shipped} with " + str(order["carrier"]) + " and should arrive by "
-            "{delivery}. The order total was {total}."
+            "{delivery}. Its three items add up to {items_total} before shipping, and the order total was "
+            "{total}."
         ),
         facts={
             "order_id": Fact("identifier", order_id, "identifier"),
             "shipped": Fact("date", shipped, "date_long"),
             "delivery": Fact("date", delivery, "date_long"),
+            "items_total": Fact("money", subtotal, "money_cents"),  # derived: a sum of the line totals
             "total": Fact("money", total, "money_cents"),
         },
         invented_sentence="A return request for it is already open as {invented}.",

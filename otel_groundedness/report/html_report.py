@@ -18,6 +18,7 @@ import jinja2
 from otel_groundedness.evaluator import Evaluator
 from otel_groundedness.report.highlight import atoms_of, segments
 from otel_groundedness.report.histogram_svg import histogram_svg
+from otel_groundedness.scoring.results import Citation
 
 WORST_TURNS = 20
 CHANGED_TURNS = 20
@@ -182,11 +183,17 @@ def describe_citation(atom: Mapping[str, Any]) -> str:
     """Where the atom's value was found (for a contradicted atom: the evidence it contradicts).
 
     Reads like ``#1 get_invoice $.total = 1243500.0``: evidence item, tool, JSON path or character
-    span, and the evidence text; ``prompt`` stands for the user prompt.
+    span, and the evidence text; ``prompt`` stands for the user prompt. A derived figure reads
+    ``#0 $.invoices[0].total + $.invoices[1].total = 1200.5 + 799.5``.
     """
     citation = atom.get("citation")
     if not isinstance(citation, Mapping):
         return ""
+    if citation.get("operation"):  # a derived figure: the operation over every operand
+        try:
+            return Citation.from_dict(citation).describe()
+        except (TypeError, ValueError, KeyError, AttributeError):
+            return str(citation.get("text", ""))
     index = citation.get("evidence_index")
     parts = ["prompt" if index is None else f"#{index}"]
     label = citation.get("name") or citation.get("source_id")

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from otel_groundedness.scoring.results import Reason
+
 MAX_MANTISSA_DIGITS = 15  # beyond float precision a digit comparison means nothing
 
 
@@ -21,7 +23,7 @@ class Variant(NamedTuple):
     """An evidence mantissa that differs from the answer's by one digit-level edit."""
 
     digits: str
-    reason: str
+    reason: Reason
     exponents: tuple[int, ...]
 
 
@@ -46,7 +48,7 @@ def variants(of: Mantissa) -> list[Variant]:
     same = (of.exponent,)
     found: dict[str, Variant] = {}
 
-    def add(candidate: str, reason: str, exponents: tuple[int, ...]) -> None:
+    def add(candidate: str, reason: Reason, exponents: tuple[int, ...]) -> None:
         if not candidate or candidate[0] == "0":
             return
         key = candidate.rstrip("0")
@@ -155,7 +157,7 @@ def half_unit(digits: str, exponent: int) -> float:
     return 0.5 * 10.0 ** (exponent - len(digits) + 1)
 
 
-def relation(answer: Mantissa, other: float) -> str | None:
+def relation(answer: Mantissa, other: float) -> Reason | None:
     """The one digit-level edit between ``other`` and the answer, or None.
 
     Changed and swapped digits compare ``other`` read at the answer's precision; a dropped or
@@ -193,7 +195,7 @@ def _fixed(value: float, length: int) -> Mantissa:
     return Mantissa(mantissa_text.replace(".", ""), int(exponent))
 
 
-def _substitution_or_swap(first: str, second: str) -> str | None:
+def _substitution_or_swap(first: str, second: str) -> Reason | None:
     differences = [i for i, (a, b) in enumerate(zip(first, second, strict=True)) if a != b]
     if len(differences) == 1:
         return "digit_changed"

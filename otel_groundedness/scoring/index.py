@@ -261,6 +261,14 @@ class EvidenceIndex:
         self._identifiers: dict[tuple[str, str], list[Hit]] | None = None
         self._identifier_forms: dict[str, list[str]] | None = None
 
+    @property
+    def corpus(self) -> Corpus:
+        return self._corpus
+
+    def numeric_hits(self, kind: str) -> list[Hit]:
+        """The evidence atoms of ``kind`` (``money``, ``percent``, ``number``) in extraction order."""
+        return self._numeric_hits[kind]
+
     def _extract_all(self, extract: Callable[[str], list[Atom]], wanted: EvidenceNeeds) -> None:
         occurrences: dict[str, list[Fragment]] = {}
         for fragment in self._corpus.fragments:

@@ -106,6 +106,13 @@ class AtomContext:
             self._words = found or window_words(text, start, end, self.lower, self.upper)
         return self._words
 
+    def window_text(self, near: bool) -> tuple[str, str]:
+        """The text before and after the atom, ``BEFORE_WINDOW``/``AFTER_WINDOW`` characters at most,
+        kept between the neighbouring atoms (``near``) or inside the sentence."""
+        lower, upper = (self.near_lower, self.near_upper) if near else (self.lower, self.upper)
+        text, start, end = self._text, self.start, self.end
+        return text[max(lower, start - BEFORE_WINDOW) : start], text[end : min(upper, end + AFTER_WINDOW)]
+
     def states_decrease(self) -> bool:
         """True when a decrease word closely precedes the atom ("down 15.3%")."""
         before = self._text[max(self.lower, self.start - _DECREASE_WINDOW) : self.start]

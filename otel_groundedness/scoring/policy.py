@@ -45,6 +45,11 @@ class GroundednessPolicy:
     ``min_number_digits``: bare numbers with fewer digits are ignored as noise. ``locale``: the
     date-order and separator pack. ``label_rule``: which rule drives ``label``. ``anchor_date``:
     resolves relative dates ("yesterday"); without it they are not extracted.
+    ``derived_values``: an answer figure that matches no evidence value may be supported as a sum,
+    difference, percentage change, ratio, average or product of related evidence figures (see
+    ``scoring.derivations``). ``max_derivation_operands``: the most members of one array, column,
+    row or sentence that derivations combine; larger ones are not used. ``max_derivation_candidates``:
+    the most candidate results compared per answer figure.
     """
 
     enabled_kinds: tuple[AtomKind, ...] = ATOM_KINDS
@@ -58,6 +63,9 @@ class GroundednessPolicy:
     locale: str = "en-US"
     label_rule: LabelRule = "atom_ratio"
     anchor_date: datetime.date | None = field(default=None)
+    derived_values: bool = True
+    max_derivation_operands: int = 200
+    max_derivation_candidates: int = 20_000
 
     def __post_init__(self) -> None:
         set_field = object.__setattr__
@@ -103,6 +111,19 @@ class GroundednessPolicy:
             "anchor_date",
             self.anchor_date,
             "an ISO date (YYYY-MM-DD) or None",
+        )
+        _require(isinstance(self.derived_values, bool), "derived_values", self.derived_values, "a bool")
+        _require(
+            _is_int(self.max_derivation_operands) and self.max_derivation_operands >= 2,
+            "max_derivation_operands",
+            self.max_derivation_operands,
+            "an integer of at least 2",
+        )
+        _require(
+            _is_int(self.max_derivation_candidates) and self.max_derivation_candidates > 0,
+            "max_derivation_candidates",
+            self.max_derivation_candidates,
+            "a positive integer",
         )
 
     @classmethod
@@ -171,6 +192,9 @@ class GroundednessPolicy:
             "locale": self.locale,
             "label_rule": self.label_rule,
             "anchor_date": None if self.anchor_date is None else self.anchor_date.isoformat(),
+            "derived_values": self.derived_values,
+            "max_derivation_operands": self.max_derivation_operands,
+            "max_derivation_candidates": self.max_derivation_candidates,
         }
 
 
@@ -229,6 +253,9 @@ _ENV_PARSERS: dict[str, Callable[[str], Any]] = {
     "locale": str,
     "label_rule": str,
     "anchor_date": _parse_date,
+    "derived_values": parse_bool,
+    "max_derivation_operands": parse_int,
+    "max_derivation_candidates": parse_int,
 }
 _UNSET: Any = object()
 

@@ -13,6 +13,34 @@ from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias, get_args
 
 Verdict: TypeAlias = Literal["supported", "contradicted", "unsupported"]
+# How an answer figure was computed from evidence figures (``scoring.derivations``).
+DerivedOperation: TypeAlias = Literal["sum", "difference", "pct_change", "ratio", "average", "product"]
+DERIVED_OPERATIONS: tuple[DerivedOperation, ...] = get_args(DerivedOperation)
+# Why an atom got its verdict; see ``AtomVerdict``.
+Reason: TypeAlias = Literal[
+    "exact",
+    "reformatted",
+    "within_precision",
+    "derived_sum",
+    "derived_difference",
+    "derived_pct_change",
+    "derived_ratio",
+    "derived_average",
+    "derived_product",
+    "digit_transposition",
+    "digit_changed",
+    "digit_dropped",
+    "digit_added",
+    "magnitude_mismatch",
+    "sign_flip",
+    "currency_mismatch",
+    "value_changed",
+    "date_component_changed",
+    "identifier_edit",
+    "not_found",
+    "more_precise_than_evidence",
+]
+REASONS: tuple[Reason, ...] = get_args(Reason)
 Label: TypeAlias = Literal[
     "grounded", "partially_grounded", "ungrounded", "no_factual_content", "no_evidence"
 ]
@@ -41,6 +69,12 @@ class Citation:
     user prompt); ``path`` is the JSON path of the value (``$.invoice.total``; ``None`` for plain
     text); ``start``/``end`` are character offsets of ``text`` inside the string at ``path`` (or the
     text item), ``None`` for a raw JSON number.
+
+    A derived figure's citation names its ``operation`` and cites every evidence figure it was
+    computed from in ``operands`` (in the operation's order: minuend first, numerator first);
+    its own item fields are those of the first operand, ``path``/``start``/``end`` are ``None``
+    and ``text`` is the computation over the operands' texts (``1200.5 + 799.5``). Direct
+    citations leave both out of ``to_dict``, so their JSON is what it always was.
     """
 
     evidence_index: int | None
@@ -51,9 +85,11 @@ class Citation:
     start: int | None
     end: int | None
     text: str
+    operation: DerivedOperation | None = None
+    operands: tuple[Citation, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "evidence_index": self.evidence_index,
             "source_id": self.source_id,
             "source_kind": self.source_kind,
@@ -63,30 +99,92 @@ class Citation:
             "end": self.end,
             "text": self.text,
         }
+        if self.operation is not None:
+            data["operation"] = self.operation
+            data["operands"] = [operand.to_dict() for operand in self.operands]
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Citation:
-        return cls(**dict(data))
+        fields = dict(data)
+        operands = tuple(cls.from_dict(operand) for operand in fields.pop("operands", ()))
+        return cls(**fields, operands=operands)
 
     def describe(self) -> str:
-        """Short human form: ``#1 get_invoice $.invoice.total = 1243500``."""
-        origin = "prompt" if self.evidence_index is None else f"#{self.evidence_index}"
-        label = self.name or self.source_id
-        where = self.path if self.path is not None else f"[{self.start}:{self.end}]"
-        parts = [origin] + ([label] if label else []) + [where]
-        return f"{' '.join(parts)} = {self.text}"
+        """Short human form: ``#1 get_invoice $.invoice.total = 1243500``; for a derived figure
+        ``#0 $.invoices[0].total + $.invoices[1].total = 1200.5 + 799.5``."""
+        if self.operation is not None:
+            return describe_derivation(self)
+        return f"{_item(self)} {self.location()} = {self.text}"
+
+    def location(self) -> str:
+        """The JSON path, else the character span: ``$.invoice.total``, ``[51:61]``."""
+        return self.path if self.path is not None else f"[{self.start}:{self.end}]"
+
+
+def derivation_formula(operation: DerivedOperation, terms: list[str]) -> str:
+    """``a + b``, ``(a - b) / b``, ``average(a, b, c)``: the computation over ``terms``."""
+    if operation == "sum":
+        return " + ".join(terms) if len(terms) <= 3 else f"sum({_listed(terms)})"
+    if operation == "average":
+        return f"average({_listed(terms)})"
+    first, second = terms[0], terms[-1]
+    if operation == "difference":
+        return f"{first} - {second}"
+    if operation == "pct_change":
+        return f"({first} - {second}) / {second}"
+    if operation == "ratio":
+        return f"{first} / {second}"
+    return f"{first} × {second}"
+
+
+def _listed(terms: list[str]) -> str:
+    """Up to three terms, else the first two, the count and the last: long columns stay one line."""
+    if len(terms) <= 3:
+        return ", ".join(terms)
+    return f"{terms[0]}, {terms[1]}, … {len(terms) - 3} more …, {terms[-1]}"
+
+
+def describe_derivation(citation: Citation) -> str:
+    """Where each operand comes from, then the computation over their texts. The evidence item is
+    named once when every operand comes from the same one."""
+    items = {_item(operand) for operand in citation.operands}
+    head = f"{items.pop()} " if len(items) == 1 else ""
+    return f"{head}{derived_from(citation)} = {citation.text}"
+
+
+def derived_from(citation: Citation) -> str:
+    """The computation over where the operands are: ``$.invoices[0].total + $.invoices[1].total``;
+    each location is prefixed by its item (``#1 $.revenue``) when the operands come from several."""
+    assert citation.operation is not None
+    several = len({_item(operand) for operand in citation.operands}) > 1
+    places = [
+        f"{_item(operand)} {operand.location()}" if several else operand.location()
+        for operand in citation.operands
+    ]
+    return derivation_formula(citation.operation, places)
+
+
+def _item(citation: Citation) -> str:
+    """``#0``, ``#1 get_invoice``, ``prompt``: the evidence item a citation points into."""
+    origin = "prompt" if citation.evidence_index is None else f"#{citation.evidence_index}"
+    label = citation.name or citation.source_id
+    return f"{origin} {label}" if label else origin
 
 
 @dataclass(frozen=True, slots=True)
 class AtomVerdict:
     """One answer atom and what the evidence says about it.
 
-    ``reason`` is machine-readable: ``exact``, ``reformatted``, ``within_precision`` (supported);
+    ``reason`` is machine-readable: ``exact``, ``reformatted``, ``within_precision``,
+    ``derived_sum``, ``derived_difference``, ``derived_pct_change``, ``derived_ratio``,
+    ``derived_average``, ``derived_product`` (supported);
     ``digit_transposition``, ``digit_changed``, ``digit_dropped``, ``digit_added``,
     ``magnitude_mismatch``, ``sign_flip``, ``currency_mismatch``, ``value_changed``,
     ``date_component_changed``, ``identifier_edit`` (contradicted); ``not_found``,
-    ``more_precise_than_evidence`` (unsupported). ``citation`` cites the supporting value, or for a
-    contradicted atom the evidence it contradicts (whose text is ``nearest_evidence``).
+    ``more_precise_than_evidence`` (unsupported). ``citation`` cites the supporting value (for a
+    derived figure: the operation and every operand), or for a contradicted atom the evidence it
+    contradicts (whose text is ``nearest_evidence``).
     """
 
     kind: str
@@ -95,7 +193,7 @@ class AtomVerdict:
     start: int
     end: int
     verdict: Verdict
-    reason: str
+    reason: Reason
     citation: Citation | None = None
     nearest_evidence: str | None = None
 

@@ -11,6 +11,7 @@ from otel_groundedness.scoring import rules
 from otel_groundedness.scoring.atoms import Atom, CalendarDate, Quantity
 from otel_groundedness.scoring.budget import ATOM, WorkBudget
 from otel_groundedness.scoring.corpus import collect
+from otel_groundedness.scoring.derivations import Deriver, derivation_needs
 from otel_groundedness.scoring.evidence import Evidence
 from otel_groundedness.scoring.extract import extract_atoms
 from otel_groundedness.scoring.index import DateReading, EvidenceIndex
@@ -66,10 +67,16 @@ def score(
     if not atoms:
         return _report(policy, [], [], no_evidence, corpus.reasons, answer_truncated, 0)
     budget = WorkBudget(policy.work_budget)
-    index = EvidenceIndex(corpus, extract, evidence_needs(atoms), budget)
+    needs = evidence_needs(atoms)
+    deriver = None
+    if policy.derived_values:
+        needs = derivation_needs(atoms, needs)
+    index = EvidenceIndex(corpus, extract, needs, budget)
+    if policy.derived_values:
+        deriver = Deriver(index, policy.max_derivation_operands, policy.max_derivation_candidates)
     spans = sentence_spans(text, atoms)
     sentence_of = _sentence_numbers(atoms, spans)
-    verdicts = []
+    judged: list[tuple[Atom, AtomContext, Judgement]] = []
     for position, (atom, sentence) in enumerate(zip(atoms, sentence_of, strict=True)):
         if budget.spent:
             break  # the rest are reported unchecked: no verdict ever comes from a cut-short search
@@ -77,7 +84,15 @@ def score(
         previous_end = atoms[position - 1].end if position else 0
         next_start = atoms[position + 1].start if position + 1 < len(atoms) else len(text)
         around = AtomContext(text, atom.start, atom.end, spans[sentence], (previous_end, next_start))
-        verdicts.append(_verdict(atom, judge(atom, index, around, policy.contradicted_band)))
+        judgement = judge(atom, index, around, policy.contradicted_band, deriver)
+        if deriver is not None and judgement.verdict == "supported":
+            deriver.note(atom, judgement.hit)
+        judged.append((atom, around, judgement))
+    if deriver is not None:
+        judged = [
+            (atom, around, _rederived(atom, around, judgement, deriver)) for atom, around, judgement in judged
+        ]
+    verdicts = [_verdict(atom, judgement) for atom, _, judgement in judged]
     checked = len(verdicts)
     return _report(
         policy,
@@ -88,6 +103,18 @@ def score(
         answer_truncated,
         len(atoms) - checked,
     )
+
+
+def _rederived(atom: Atom, around: AtomContext, judgement: Judgement, deriver: Deriver) -> Judgement:
+    """A figure not supported at first, searched again once the figures after it in its sentence
+    have their evidence ("up 25% to $1.25M from $1.0M" cites its operands after the percent)."""
+    value = atom.value
+    if judgement.verdict == "supported" or not isinstance(value, Quantity):
+        return judgement
+    if not deriver.cited_after(atom, around):
+        return judgement
+    derived = deriver.derive(atom, value, around)
+    return judgement if derived is None else Judgement("supported", derived.reason, derivation=derived)
 
 
 def _items(evidence: Iterable[Any] | Evidence | Mapping[str, Any] | str | None) -> Iterable[Any]:
@@ -109,8 +136,8 @@ def _sentence_numbers(atoms: list[Atom], spans: list[tuple[int, int]]) -> list[i
 
 
 def _verdict(atom: Atom, judgement: Judgement) -> AtomVerdict:
-    hit = judgement.hit
-    citation = None if hit is None else hit.citation()
+    hit, derivation = judgement.hit, judgement.derivation
+    citation = derivation.citation() if derivation is not None else None if hit is None else hit.citation()
     return AtomVerdict(
         kind=atom.kind,
         text=atom.text,

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from otel_groundedness.scoring import bare_years
 from otel_groundedness.scoring.atoms import NUMERIC_KINDS, Atom, AtomKind, CalendarDate, Identifier, Quantity
 from otel_groundedness.scoring.budget import PROBE
+from otel_groundedness.scoring.derivation import Derivation
+from otel_groundedness.scoring.derivations import Deriver
 from otel_groundedness.scoring.digits import (
     MAX_MANTISSA_DIGITS,
     Mantissa,
@@ -34,7 +36,7 @@ from otel_groundedness.scoring.index import (
     date_mask,
 )
 from otel_groundedness.scoring.label_words import AtomContext
-from otel_groundedness.scoring.results import Verdict
+from otel_groundedness.scoring.results import Reason, Verdict
 
 # Evidence groups an answer figure may match: money and bare numbers stand for each other (a
 # table cell "1,243,500" under "Revenue (USD)"), percent never matches either; raw JSON scalars
@@ -56,9 +58,10 @@ _HASH_PREFIX = 7  # an abbreviated git hash keeps at least this many characters
 @dataclass(slots=True)  # not frozen: built once per answer atom, and frozen init costs twice as much
 class Judgement:
     verdict: Verdict
-    reason: str
+    reason: Reason
     hit: Hit | None = None
     reading: DateReading | None = None  # the date reading that decided the verdict
+    derivation: Derivation | None = None  # how a derived figure was computed (it has no one hit)
 
 
 NOT_FOUND = Judgement("unsupported", "not_found")
@@ -84,11 +87,14 @@ def evidence_needs(atoms: Iterable[Atom]) -> EvidenceNeeds:
     return EvidenceNeeds(frozenset(kinds), frozenset(shapes))
 
 
-def judge(atom: Atom, index: EvidenceIndex, around: AtomContext, band: float) -> Judgement:
-    """Verdict for ``atom``; ``around`` is what the answer says next to it."""
+def judge(
+    atom: Atom, index: EvidenceIndex, around: AtomContext, band: float, deriver: Deriver | None = None
+) -> Judgement:
+    """Verdict for ``atom``; ``around`` is what the answer says next to it. ``deriver`` looks for a
+    figure computed from evidence figures (``None``: derived values are off)."""
     value = atom.value
     if isinstance(value, Quantity):
-        return _judge_quantity(atom, value, index, around, band)
+        return _judge_quantity(atom, value, index, around, band, deriver)
     if isinstance(value, CalendarDate):
         return _judge_date(atom, value, index, around)
     return _judge_identifier(atom, value, index, around)
@@ -117,7 +123,12 @@ def _shares_words(around: AtomContext, hit: Hit) -> bool:
 
 
 def _judge_quantity(
-    atom: Atom, quantity: Quantity, index: EvidenceIndex, around: AtomContext, band: float
+    atom: Atom,
+    quantity: Quantity,
+    index: EvidenceIndex,
+    around: AtomContext,
+    band: float,
+    deriver: Deriver | None,
 ) -> Judgement:
     kind = atom.kind
     groups = index.nonempty(NUMERIC_GROUPS[kind])
@@ -150,10 +161,14 @@ def _judge_quantity(
                     if value > 0 and around.states_decrease():
                         return Judgement("supported", "reformatted", hit)  # "fell 15.3%" is -15.3%
                     return Judgement("contradicted", "sign_flip", hit)
+    # Before the near-miss search: a computed figure often looks one digit away from an operand.
+    derived = None if deriver is None else deriver.derive(atom, quantity, around)
+    if derived is not None:
+        return Judgement("supported", derived.reason, derivation=derived)
     return _near_miss(kind, quantity, groups, index, around, band)
 
 
-def _support_reason(atom: Atom, hit: Hit, equal: bool) -> str:
+def _support_reason(atom: Atom, hit: Hit, equal: bool) -> Reason:
     if hit.text == atom.text:
         return "exact"
     return "reformatted" if equal else "within_precision"
@@ -292,9 +307,8 @@ def _judge_date(atom: Atom, date: CalendarDate, index: EvidenceIndex, around: At
         if matches:
             same = (pair for pair in matches[:PER_RANGE] if date_mask(pair[1]) == mask)
             hit, matched = next(same, matches[0])
-            if hit.text == atom.text:
-                reason = "exact"
-            else:
+            reason: Reason = "exact"
+            if hit.text != atom.text:
                 reason = "reformatted" if date_mask(matched) == mask else "within_precision"
             return Judgement("supported", reason, hit, reading)
     year = bare_years.written_year(atom)

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from otel_groundedness.evaluator import Evaluator
 from otel_groundedness.scoring import AtomVerdict, GroundednessReport
-from otel_groundedness.scoring.results import TruncationReason, ordered_reasons
+from otel_groundedness.scoring.results import TruncationReason, derived_from, ordered_reasons
 from otel_groundedness.telemetry import names
 
 AttributeValue = str | bool | int | float | tuple[str, ...]
@@ -81,7 +81,9 @@ def evaluation_attributes(
 
 
 def explanation(report: GroundednessReport) -> str:
-    """One line such as ``2 of 3 atoms supported; contradicted: $1,234,500 (digit_transposition)``."""
+    """One line such as ``2 of 3 atoms supported; contradicted: $1,234,500 (digit_transposition)``;
+    figures computed from evidence close it: ``derived: $2,000.00 = $.invoices[0].total +
+    $.invoices[1].total``."""
     if report.no_factual_content:
         return "no hard facts (money, percent, number, date, identifier) in the answer"
     if report.no_evidence:
@@ -93,6 +95,9 @@ def explanation(report: GroundednessReport) -> str:
         parts.append("contradicted: " + _listing(report.contradicted, with_reason=True))
     if report.unsupported:
         parts.append("unsupported: " + _listing(report.unsupported, with_reason=False))
+    derived = [verdict for verdict in report.supported if verdict.citation and verdict.citation.operation]
+    if derived:
+        parts.append("derived: " + _derivations(derived))
     text = "; ".join(parts)
     if len(text) > _MAX_EXPLANATION_CHARS:
         text = text[: _MAX_EXPLANATION_CHARS - 1] + "…"
@@ -104,6 +109,17 @@ def _listing(verdicts: Sequence[AtomVerdict], *, with_reason: bool) -> str:
     for verdict in verdicts[:_MAX_LISTED_ATOMS]:
         reason = verdict.reason if with_reason else None
         shown.append(f"{verdict.text} ({reason})" if reason else verdict.text)
+    extra = len(verdicts) - len(shown)
+    if extra > 0:
+        shown.append(f"+{extra} more")
+    return ", ".join(shown)
+
+
+def _derivations(verdicts: Sequence[AtomVerdict]) -> str:
+    shown = []
+    for verdict in verdicts[:_MAX_LISTED_ATOMS]:
+        assert verdict.citation is not None
+        shown.append(f"{verdict.text} = {derived_from(verdict.citation)}")
     extra = len(verdicts) - len(shown)
     if extra > 0:
         shown.append(f"+{extra} more")
