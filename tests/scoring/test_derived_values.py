@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from otel_groundedness.env_config import EnvProblem
 from otel_groundedness.scoring import GroundednessPolicy, score
 from otel_groundedness.scoring.results import AtomVerdict, Citation, GroundednessReport
 
@@ -317,8 +318,10 @@ def test_derivation_knobs_have_defaults_env_twins_and_validation() -> None:
     ]:
         with pytest.raises(ValueError, match=field):
             GroundednessPolicy(**{field: bad})
-    with pytest.raises(ValueError, match="OTEL_GROUNDEDNESS_MAX_DERIVATION_OPERANDS"):
-        GroundednessPolicy.from_env({"OTEL_GROUNDEDNESS_MAX_DERIVATION_OPERANDS": "many"})
+    problems: list[EnvProblem] = []  # a bad variable keeps its default (env_config's rule)
+    bad_env = {"OTEL_GROUNDEDNESS_MAX_DERIVATION_OPERANDS": "many"}
+    assert GroundednessPolicy.from_env(bad_env, problems=problems) == GroundednessPolicy()
+    assert [problem.variable for problem in problems] == ["OTEL_GROUNDEDNESS_MAX_DERIVATION_OPERANDS"]
 
 
 def test_a_record_named_in_the_sentence_anchors_its_row_in_dense_evidence() -> None:
