@@ -34,8 +34,12 @@ DOLLAR_PREFIXES: dict[str, str] = {
 ISO_CURRENCIES: frozenset[str] = frozenset({
     "USD", "EUR", "GBP", "JPY", "CNY", "INR", "CHF", "CAD", "AUD", "NZD", "SEK", "NOK", "DKK", "PLN",
     "CZK", "HUF", "BRL", "MXN", "ZAR", "SGD", "HKD", "KRW", "RUB", "TRY", "ILS", "AED", "SAR", "THB",
-    "IDR", "MYR", "PHP", "VND", "NGN", "EGP", "ARS", "CLP", "COP",
+    "IDR", "MYR", "PHP", "VND", "NGN", "EGP", "ARS", "CLP", "COP", "TWD", "PKR", "BDT", "KES", "KWD",
+    "QAR", "RON", "BGN", "ISK", "UAH", "KZT",
 })  # fmt: skip
+# Every code read before or after a figure, with the ISO code it stands for: filings write the
+# Chinese yuan "RMB" (glued, "RMB12,345 million").
+CURRENCY_CODES: dict[str, str] = {**{code: code for code in ISO_CURRENCIES}, "RMB": "CNY"}
 CURRENCY_WORDS: dict[str, str] = {"dollar": "USD", "dollars": "USD", "euro": "EUR", "euros": "EUR"}
 # Characters that lead a figure into the atom when written just before it: signs, currency signs.
 LEAD_CHARS: frozenset[str] = frozenset(CURRENCY_SYMBOLS) | frozenset("-−+")
@@ -151,7 +155,7 @@ def suffix_table(pack: LocalePack) -> dict[str, Suffix]:
     table: dict[str, Suffix] = {unit: Suffix("unit", label=unit) for unit in UNITS}
     table.update({unit: Suffix("glued_unit", label=unit) for unit in GLUED_UNITS})
     table.update({symbol: Suffix("currency", label=code) for symbol, code in CURRENCY_SYMBOLS.items()})
-    table.update({code: Suffix("currency", label=code) for code in ISO_CURRENCIES})
+    table.update({code: Suffix("currency", label=iso) for code, iso in CURRENCY_CODES.items()})
     for word, code in CURRENCY_WORDS.items():
         table.update(dict.fromkeys(_any_case([word]), Suffix("currency", label=code)))
     for word, kind in pack.percent_words.items():
@@ -261,7 +265,8 @@ def _digit_branches(pack: LocalePack, anchored: bool, short: int) -> str:
         rf"|{worded_ahead}(?:{'|'.join(worded)})"
     )
     after_letter = [  # "a3f5c9d" (not "USD2,500": a currency code glued to a figure)
-        rf"(?P<hexmid>(?<=[a-fA-F].)(?<!{_alt(ISO_CURRENCIES)}.)[0-9a-fA-F]*+(?:-[0-9a-fA-F]++){{0,4}}+(?![\w-]))",
+        rf"(?P<hexmid>(?<=[a-fA-F].)(?<!{_alt(CURRENCY_CODES)}.)[0-9a-fA-F]*+(?:-[0-9a-fA-F]++){{0,4}}+"
+        r"(?![\w-]|[.,][0-9]))",
         r"(?P<vversion>(?<=[vV].)(?<![\w][vV].)[0-9]*+(?:\.[0-9]++){1,3}+"
         r"(?:-[0-9A-Za-z]++(?:\.[0-9A-Za-z]++)*+)?(?![\w]|\.[0-9]))",
     ]
@@ -279,7 +284,12 @@ def _digit_branches(pack: LocalePack, anchored: bool, short: int) -> str:
     # No match starts at a digit after a digit, so a long run that nothing above takes is one
     # match ("skip") instead of one failed attempt per digit.
     skip = r"(?P<skip>[0-9]{15,}+)"
-    return rf"(?:(?<![\w].)(?:{families})|(?<=[^\W\d_].)(?:{'|'.join(after_letter)})|{figure}|{skip})"
+    # A figure glued to a word nothing above reads ("abc12,345", "Rs12,345") is consumed whole, so
+    # the scan never starts again inside it and reads its tail ("345") as a figure of its own.
+    glued = r"(?P<glued>(?<=[^\W\d_].)[0-9]*+(?:[.,][0-9]++)*+)"
+    return (
+        rf"(?:(?<![\w].)(?:{families})|(?<=[^\W\d_].)(?:{'|'.join(after_letter)})|{figure}|{glued}|{skip})"
+    )
 
 
 @dataclass(frozen=True)
@@ -300,7 +310,7 @@ def _left_context(pack: LocalePack) -> re.Pattern[str]:
     sign = r"[-−+](?![\w.])"
     symbols = "[" + re.escape("".join(CURRENCY_SYMBOLS)) + "]"
     prefixes = _alt(p[::-1] for p in DOLLAR_PREFIXES)
-    codes = _alt(c[::-1] for c in ISO_CURRENCIES)
+    codes = _alt(c[::-1] for c in CURRENCY_CODES)
     hedge_words = [h[::-1] for h in _any_case(pack.hedges) if h[-1].isalpha() or h.endswith(".")]
     hedge_signs = "".join(h for h in pack.hedges if not (h[-1].isalpha() or h.endswith(".")))
     return re.compile(

@@ -10,7 +10,13 @@ from typing import TypeAlias
 
 from otel_groundedness.scoring.atoms import Atom, CalendarDate, Identifier
 from otel_groundedness.scoring.extract import dates, identifiers
-from otel_groundedness.scoring.extract.grammar import CURRENCY_SYMBOLS, DOLLAR_PREFIXES, LEAD_CHARS, Grammar
+from otel_groundedness.scoring.extract.grammar import (
+    CURRENCY_CODES,
+    CURRENCY_SYMBOLS,
+    DOLLAR_PREFIXES,
+    LEAD_CHARS,
+    Grammar,
+)
 from otel_groundedness.scoring.extract.locales import LocalePack
 from otel_groundedness.scoring.extract.quantities import quantity
 
@@ -240,7 +246,7 @@ class Scan:
         return Atom("identifier", self.text[start:end], start, end, Identifier(normalized, shape))
 
     def skip(self, m: Match) -> Found:
-        """A digit run too long for any atom: nothing to read in it."""
+        """A digit run too long for any atom, or a figure glued to a word: nothing to read in it."""
         return None
 
     def uuid(self, m: Match) -> Found:
@@ -321,7 +327,7 @@ def _read_left(context: re.Match[str], room: int) -> tuple[int, bool, bool, str 
         return 0, False, hedged, None
     symbol, code = context.group("sym", "code")
     if code:
-        currency: str | None = code[::-1]
+        currency: str | None = CURRENCY_CODES[code[::-1]]
     elif symbol is None:
         currency = None
     else:
@@ -342,6 +348,7 @@ def _non_overlapping(claims: list[Atom]) -> list[Atom]:
 _HANDLERS: dict[str, Callable[[Scan, Match], Found]] = {
     "qty": Scan.quantity,
     "skip": Scan.skip,
+    "glued": Scan.skip,
     "uuid": Scan.uuid,
     "hexmid": Scan.hex_inside,
     "hexword": Scan.hex_word,

@@ -1,0 +1,68 @@
+"""Text forms found in real documents and tool outputs (issue 9, part 2): each is read whole, on the
+answer and the evidence side alike, and never as a partial figure."""
+
+from __future__ import annotations
+
+import pytest
+
+from otel_groundedness.scoring.atoms import Atom, CalendarDate, Identifier, Quantity
+from otel_groundedness.scoring.extract import extract_atoms
+
+
+def read(text: str, **options: object) -> list[tuple[str, str]]:
+    atoms = extract_atoms(text, **options)  # type: ignore[arg-type]
+    for atom in atoms:
+        assert text[atom.start : atom.end] == atom.text
+    return [(atom.kind, atom.text) for atom in atoms]
+
+
+def only(text: str, **options: object) -> Atom:
+    atoms = extract_atoms(text, **options)  # type: ignore[arg-type]
+    assert len(atoms) == 1, atoms
+    return atoms[0]
+
+
+def money(text: str) -> tuple[str, float, str | None]:
+    atom = only(text)
+    assert atom.kind == "money", atom
+    assert isinstance(atom.value, Quantity)
+    return atom.text, atom.value.value, atom.value.currency
+
+
+# Currency codes glued to figures ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "span", "value", "currency"),
+    [
+        ("Revenue reached RMB12,345 million last year", "RMB12,345 million", 12_345e6, "CNY"),
+        ("revenue of RMB 12,345 million", "RMB 12,345 million", 12_345e6, "CNY"),
+        ("net profit 8,120 RMB", "8,120 RMB", 8_120, "CNY"),
+        ("a USD1,000 deposit", "USD1,000", 1_000, "USD"),
+        ("HK$12.5m in fees", "HK$12.5m", 12.5e6, "HKD"),
+        ("EUR500 per seat", "EUR500", 500, "EUR"),
+        ("TWD3,250 per unit", "TWD3,250", 3_250, "TWD"),
+        ("a fee of CHF1,234.50", "CHF1,234.50", 1_234.5, "CHF"),
+    ],
+)
+def test_currency_code_glued_to_a_figure_is_read_whole(
+    text: str, span: str, value: float, currency: str
+) -> None:
+    written, amount, code = money(text)
+    assert (written, code) == (span, currency)
+    assert amount == pytest.approx(value)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Revenue reached ABC12,345 million",  # hex letters before the figure
+        "batch XQZ12,345 shipped",
+        "the abc12,345 million run",  # lower-case letters: nothing starts again at the group
+        "lot ab1,234.56 closed",
+        "Rs12,345 crore",
+    ],
+)
+def test_a_figure_glued_to_a_word_is_never_read_as_its_tail(text: str) -> None:
+    for kind, written in read(text):
+        assert kind not in ("money", "number"), (kind, written)

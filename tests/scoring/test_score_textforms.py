@@ -1,0 +1,43 @@
+"""End to end: text forms of real documents (issue 9, part 2) scored against evidence in other forms."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from otel_groundedness.scoring import score
+
+
+def verdicts(answer: str, evidence: Any) -> dict[str, tuple[str, str]]:
+    report = score(answer, evidence)
+    return {v.text: (v.verdict, v.reason) for v in report.verdicts}
+
+
+FILING = (
+    "Consolidated results. Revenue for the year was RMB12,345 million, up from RMB11,020 million, "
+    "and net profit was RMB1,876 million."
+)
+
+
+def test_glued_currency_code_in_evidence_supports_the_figure() -> None:
+    got = verdicts("Revenue for the year was RMB 12,345 million.", FILING)
+    assert got == {"RMB 12,345 million": ("supported", "reformatted")}
+
+
+def test_glued_currency_code_with_a_changed_digit_is_flagged() -> None:
+    got = verdicts("Revenue for the year was RMB12,845 million.", FILING)
+    assert got["RMB12,845 million"][0] == "contradicted"
+
+
+def test_glued_code_in_the_answer_is_not_a_partial_figure() -> None:
+    # Read as "345 million", a corrupted leading group would come out supported by "RMB345 million".
+    got = verdicts("Revenue was RMB92,345 million.", "Segment revenue: RMB345 million.")
+    assert got["RMB92,345 million"][0] != "supported"
+    assert "345 million" not in got
+
+
+def test_glued_iso_codes_match_symbols_and_json() -> None:
+    got = verdicts(
+        "The deposit is USD1,000 and the setup fee HK$12.5m.",
+        {"deposit": {"amount": 1000, "currency": "USD"}, "setup_fee_hkd": "12,500,000 HKD"},
+    )
+    assert got == {"USD1,000": ("supported", "reformatted"), "HK$12.5m": ("supported", "reformatted")}
