@@ -66,3 +66,49 @@ def test_currency_code_glued_to_a_figure_is_read_whole(
 def test_a_figure_glued_to_a_word_is_never_read_as_its_tail(text: str) -> None:
     for kind, written in read(text):
         assert kind not in ("money", "number"), (kind, written)
+
+
+# Magnitude abbreviations and money words -----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "span", "value", "currency"),
+    [
+        ("net debt of $5 mln", "$5 mln", 5e6, "USD"),
+        ("capex $5mln", "$5mln", 5e6, "USD"),
+        ("EUR 3.2 MLN in grants", "EUR 3.2 MLN", 3.2e6, "EUR"),
+        ("12.5 mln euros", "12.5 mln euros", 12.5e6, "EUR"),
+        ("a $1.2 mn loan", "$1.2 mn", 1.2e6, "USD"),
+        ("a $1.2 Mn loan", "$1.2 Mn", 1.2e6, "USD"),
+        ("USD 3 bn bond", "USD 3 bn", 3e9, "USD"),
+        ("EUR 3 BN bond", "EUR 3 BN", 3e9, "EUR"),
+        ("RUB 4.1 bln", "RUB 4.1 bln", 4.1e9, "RUB"),
+        ("a $4 tn economy", "$4 tn", 4e12, "USD"),
+        ("a $4 Tn economy", "$4 Tn", 4e12, "USD"),
+        ("a $250MM facility", "$250MM", 250e6, "USD"),
+        ("$12k bonus", "$12k", 12e3, "USD"),
+        ("it cost me 50 bucks", "50 bucks", 50, "USD"),
+        ("about 12,500 bucks", "12,500 bucks", 12_500, "USD"),
+        ("5k bucks", "5k bucks", 5e3, "USD"),
+        ("a 20 quid taxi", "20 quid", 20, "GBP"),
+        ("1.5 million quid", "1.5 million quid", 1.5e6, "GBP"),
+    ],
+)
+def test_magnitude_abbreviations_and_money_words(text: str, span: str, value: float, currency: str) -> None:
+    written, amount, code = money(text)
+    assert (written, code) == (span, currency)
+    assert amount == pytest.approx(value)
+
+
+@pytest.mark.parametrize(("text", "span", "value"), [("5 mln shares", "5 mln", 5e6), ("2.5k users", "2.5k", 2.5e3)])
+def test_magnitude_abbreviations_on_plain_numbers(text: str, span: str, value: float) -> None:
+    atom = only(text)
+    assert (atom.kind, atom.text) == ("number", span)
+    assert isinstance(atom.value, Quantity)
+    assert atom.value.value == pytest.approx(value)
+
+
+def test_mln_states_the_precision_of_its_digits() -> None:
+    atom = only("$5.25 mln")
+    assert isinstance(atom.value, Quantity)
+    assert atom.value.tolerance == pytest.approx(5_000)

@@ -41,3 +41,25 @@ def test_glued_iso_codes_match_symbols_and_json() -> None:
         {"deposit": {"amount": 1000, "currency": "USD"}, "setup_fee_hkd": "12,500,000 HKD"},
     )
     assert got == {"USD1,000": ("supported", "reformatted"), "HK$12.5m": ("supported", "reformatted")}
+
+
+def test_abbreviated_magnitudes_match_full_figures() -> None:
+    evidence = {"facility": {"size_usd": 250_000_000, "drawn_usd": 5_250_000, "fees": 12_000}}
+    got = verdicts("The $250MM facility is $5.25 mln drawn, with $12k in fees.", evidence)
+    assert got == {
+        "$250MM": ("supported", "reformatted"),
+        "$5.25 mln": ("supported", "reformatted"),
+        "$12k": ("supported", "reformatted"),
+    }
+
+
+def test_abbreviated_magnitude_with_a_changed_digit_is_flagged() -> None:
+    got = verdicts("Drawn: $5.52 mln.", {"facility": {"drawn_usd": 5_250_000}})
+    assert got["$5.52 mln"][0] == "contradicted"
+
+
+def test_money_words_carry_their_currency() -> None:
+    evidence = {"ride": {"fare": 20, "currency": "GBP"}, "tip": {"amount": 50, "currency": "USD"}}
+    got = verdicts("The taxi was 20 quid and the tip 50 bucks.", evidence)
+    assert got == {"20 quid": ("supported", "reformatted"), "50 bucks": ("supported", "reformatted")}
+    assert verdicts("The taxi was 20 bucks.", evidence)["20 bucks"] == ("contradicted", "currency_mismatch")

@@ -40,13 +40,21 @@ ISO_CURRENCIES: frozenset[str] = frozenset({
 # Every code read before or after a figure, with the ISO code it stands for: filings write the
 # Chinese yuan "RMB" (glued, "RMB12,345 million").
 CURRENCY_CODES: dict[str, str] = {**{code: code for code in ISO_CURRENCIES}, "RMB": "CNY"}
-CURRENCY_WORDS: dict[str, str] = {"dollar": "USD", "dollars": "USD", "euro": "EUR", "euros": "EUR"}
+CURRENCY_WORDS: dict[str, str] = {
+    "dollar": "USD", "dollars": "USD", "euro": "EUR", "euros": "EUR", "buck": "USD", "bucks": "USD",
+    "quid": "GBP",
+}  # fmt: skip
 # Characters that lead a figure into the atom when written just before it: signs, currency signs.
 LEAD_CHARS: frozenset[str] = frozenset(CURRENCY_SYMBOLS) | frozenset("-−+")
 
 # Magnitude letters are case-sensitive ("M" is million, "m" is metres unless money is meant).
-MAGNITUDE_LETTERS: dict[str, int] = {"k": 3, "K": 3, "M": 6, "B": 9, "bn": 9, "Bn": 9, "tn": 12}
-MONEY_ONLY_MAGNITUDES: dict[str, int] = {"m": 6, "mn": 6, "mm": 6, "b": 9}
+# Wire services and filings abbreviate too: "mln", "bln" (Reuters, Interfax), "$250MM" (US finance).
+MAGNITUDE_LETTERS: dict[str, int] = {
+    "k": 3, "K": 3, "M": 6, "B": 9, "bn": 9, "Bn": 9, "BN": 9, "tn": 12, "Tn": 12, "mln": 6, "Mln": 6,
+    "MLN": 6, "bln": 9, "Bln": 9, "BLN": 9,
+}  # fmt: skip
+# "mn" is also minutes (French) and "MM" a roman numeral or millimetres: money only.
+MONEY_ONLY_MAGNITUDES: dict[str, int] = {"m": 6, "mn": 6, "Mn": 6, "MN": 6, "mm": 6, "MM": 6, "b": 9}
 # Units: written glued or after one space; single letters only glued ("5s", "3h").
 UNITS: tuple[str, ...] = (
     "ns", "µs", "μs", "us", "ms", "sec", "secs", "min", "mins", "hr", "hrs", "kg", "mg", "lb", "lbs",
