@@ -112,3 +112,61 @@ def test_mln_states_the_precision_of_its_digits() -> None:
     atom = only("$5.25 mln")
     assert isinstance(atom.value, Quantity)
     assert atom.value.tolerance == pytest.approx(5_000)
+
+
+# Month names in any case ---------------------------------------------------------------------
+
+
+def date_of(text: str, **options: object) -> tuple[str, tuple[int | None, int | None, int | None]]:
+    atom = only(text, **options)
+    assert atom.kind == "date", atom
+    assert isinstance(atom.value, CalendarDate)
+    assert len(atom.value.readings) == 1
+    return atom.text, atom.value.readings[0]
+
+
+@pytest.mark.parametrize(
+    ("text", "span", "reading"),
+    [
+        ("the store opened on may 30, 2024.", "may 30, 2024", (2024, 5, 30)),
+        ("it closed on 28 october 2023", "28 october 2023", (2023, 10, 28)),
+        ("payment is due march 4th", "march 4th", (None, 3, 4)),
+        ("signed 4th of march", "4th of march", (None, 3, 4)),
+        ("released in may 2024", "may 2024", (2024, 5, None)),
+        ("shipped on may 30", "may 30", (None, 5, 30)),
+        ("valid until may 30.", "may 30", (None, 5, 30)),
+        ("delivery date: may 30", "may 30", (None, 5, 30)),
+        ("from 2 march", "2 march", (None, 3, 2)),
+        ("posted jan 5, 2025", "jan 5, 2025", (2025, 1, 5)),
+        ("renewal on december 1", "december 1", (None, 12, 1)),
+        ("RENEWAL ON DECEMBER 1, 2025", "DECEMBER 1, 2025", (2025, 12, 1)),
+        ("due sept 15", "sept 15", (None, 9, 15)),
+    ],
+)
+def test_month_names_in_lower_and_upper_case(
+    text: str, span: str, reading: tuple[int | None, int | None, int | None]
+) -> None:
+    assert date_of(text) == (span, reading)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "you may 30 days later ask for a refund",  # the verb "may" before a count
+        "up to 30 may attend",
+        "the troops march 30 miles a day",
+        "this may 2 things break",
+        "weather may 15 degrees",
+    ],
+)
+def test_may_and_march_as_words_are_not_dates(text: str) -> None:
+    assert [kind for kind, _ in read(text) if kind == "date"] == []
+
+
+def test_lower_case_month_names_in_other_locales() -> None:
+    assert date_of("le 3 mars 2025", locale="fr-FR") == ("3 mars 2025", (2025, 3, 3))
+    assert date_of("am 3. märz 2025", locale="de-DE") == ("3. märz 2025", (2025, 3, 3))
+
+
+def test_a_range_of_lower_case_dates() -> None:
+    assert read("open from may 1 to may 30") == [("date", "may 1"), ("date", "may 30")]

@@ -63,3 +63,16 @@ def test_money_words_carry_their_currency() -> None:
     got = verdicts("The taxi was 20 quid and the tip 50 bucks.", evidence)
     assert got == {"20 quid": ("supported", "reformatted"), "50 bucks": ("supported", "reformatted")}
     assert verdicts("The taxi was 20 bucks.", evidence)["20 bucks"] == ("contradicted", "currency_mismatch")
+
+
+def test_lower_case_month_names_match_iso_dates() -> None:
+    evidence = {"order": {"id": "ORD-5521", "placed_at": "2024-05-30", "delivered": "2024-06-04"}}
+    got = verdicts("order ORD-5521 was placed on may 30, 2024 and delivered june 4th.", evidence)
+    assert got["may 30, 2024"] == ("supported", "reformatted")
+    assert got["june 4th"][0] == "supported"
+    assert verdicts("placed on may 31, 2024", evidence)["may 31, 2024"][0] == "contradicted"
+
+
+def test_the_verb_may_is_no_date_atom() -> None:
+    report = score("You may 30 days after delivery ask for a refund.", {"refund_window_days": 30})
+    assert report.no_factual_content

@@ -135,16 +135,6 @@ def _initial_dispatch(words: Iterable[str]) -> tuple[str, str]:
     return initials, _trie_pattern(trie, 0)
 
 
-def _cased(words: Iterable[str], lowercase: bool) -> set[str]:
-    """Capitalised and upper-case spellings, plus lower case for languages that write it (French)."""
-    variants: set[str] = set()
-    for word in words:
-        variants.update({word[:1].upper() + word[1:], word.upper()})
-        if lowercase:
-            variants.add(word)
-    return variants
-
-
 def _number_core(pack: LocalePack) -> str:
     """A figure after its first digit has been consumed (integer part at most 24 digits)."""
     group = "[" + re.escape(pack.group_separators) + "]"
@@ -211,7 +201,7 @@ def _short_bare(pack: LocalePack, table: dict[str, Suffix], short: int) -> str:
 def _digit_branches(pack: LocalePack, anchored: bool, short: int) -> str:
     """Everything that starts at a consumed digit, in priority order: identifiers, dates, figures.
     ``short``: bare figures with fewer digits are dropped (``_short_bare``)."""
-    months = _cased(pack.months, pack.lowercase_months)
+    months = _any_case(pack.months)
     not_after_word = r"(?<![\w.].)"
     date_seps = "[" + re.escape(pack.numeric_date_separators) + "]"
     after_mark = [  # the digit follows "-", "#", "(" or "+"
@@ -333,7 +323,7 @@ def _left_context(pack: LocalePack) -> re.Pattern[str]:
 def grammar_for(pack: LocalePack, anchored: bool, short: int = 0) -> Grammar:
     """The compiled grammar of ``pack``; relative-date branches only when ``anchored``; bare figures
     of fewer than ``short`` digits (at most 4) left out where the pattern can tell."""
-    month_first, month_rest = _initial_dispatch(_cased(pack.months, pack.lowercase_months))
+    month_first, month_rest = _initial_dispatch(_any_case(pack.months))
     after_letter = r"(?<![\w].)"
     branches = [
         f"(?<=[0-9]){_digit_branches(pack, anchored, short)}",
@@ -344,7 +334,7 @@ def grammar_for(pack: LocalePack, anchored: bool, short: int = 0) -> Grammar:
     ]
     initials = month_first
     if anchored:
-        words = _cased(pack.relative_days, lowercase=True)
+        words = _any_case(pack.relative_days)
         words |= {w.replace("'", "’") for w in words}
         relative_first, relative_rest = _initial_dispatch(words)
         branches.append(rf"(?P<relword>{after_letter}(?P<rw_w>{relative_rest}){_NOT_LETTER_AFTER})")

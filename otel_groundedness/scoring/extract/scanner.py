@@ -18,6 +18,7 @@ from otel_groundedness.scoring.extract.grammar import (
     Grammar,
 )
 from otel_groundedness.scoring.extract.locales import LocalePack
+from otel_groundedness.scoring.extract.month_words import is_word_month, led_as_date
 from otel_groundedness.scoring.extract.quantities import quantity
 
 Match: TypeAlias = re.Match[str]
@@ -202,14 +203,22 @@ class Scan:
     def day_month(self, m: Match) -> Found:
         start, end = m.span()
         year = m.group("dm_y")
+        word_end = m.end("dm_d")
+        if is_word_month(m.group("dm_w")) and not year and not self.text[word_end : m.start("dm_w")].strip():
+            if not led_as_date(self.text, start, self.floor, month_first=False):
+                return None  # "up to 30 may attend"
         month = self.pack.months[m.group("dm_w").lower()]
-        day = int(self.text[start : m.end("dm_d")])
+        day = int(self.text[start:word_end])
         return self._date(start, end, dates.single(int(year) if year else None, month, day))
 
     def month_first(self, m: Match) -> Found:
         start, end = m.span()
-        month = self.pack.months[self.text[start : m.end("mf_w")].lower()]
+        word = self.text[start : m.end("mf_w")]
         day, year = m.group("mf_d"), m.group("mf_y") or m.group("mf_yo")
+        if is_word_month(word) and not year and not self.text[m.end("mf_d") : end].strip():
+            if not led_as_date(self.text, start, self.floor, month_first=True):
+                return None  # "you may 30 days later"
+        month = self.pack.months[word.lower()]
         calendar = dates.single(int(year) if year else None, month, int(day) if day else None)
         return self._date(start, end, calendar)
 
