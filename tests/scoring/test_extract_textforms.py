@@ -170,3 +170,45 @@ def test_lower_case_month_names_in_other_locales() -> None:
 
 def test_a_range_of_lower_case_dates() -> None:
     assert read("open from may 1 to may 30") == [("date", "may 1"), ("date", "may 30")]
+
+
+# Tokenised spacing (PDF, OCR and NLP pipelines) ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "span", "reading"),
+    [
+        ("he was born on December 6 , 1975 in Ohio", "December 6 , 1975", (1975, 12, 6)),
+        ("signed on 6 December , 1975 .", "6 December , 1975", (1975, 12, 6)),
+        ("filed Dec. 6 , 1975", "Dec. 6 , 1975", (1975, 12, 6)),
+        ("in December , 1975 the", "December , 1975", (1975, 12, None)),
+        ("on may 30 , 2024", "may 30 , 2024", (2024, 5, 30)),
+    ],
+)
+def test_tokenised_commas_in_dates(text: str, span: str, reading: tuple[int | None, int | None, int | None]) -> None:
+    assert date_of(text) == (span, reading)
+
+
+@pytest.mark.parametrize(
+    ("text", "span", "value", "currency"),
+    [
+        ("net sales of $ 181,674,817 for", "$ 181,674,817", 181_674_817, "USD"),
+        ("a £ 1.5 m grant", "£ 1.5 m", 1.5e6, "GBP"),
+        ("operating loss ( 1,234 ) in", "( 1,234 )", -1_234, None),
+        ("net loss ( $ 12,500 )", "( $ 12,500 )", -12_500, "USD"),
+        ("margin change ( 2.5 % )", "( 2.5 % )", -2.5, None),
+    ],
+)
+def test_tokenised_figures(text: str, span: str, value: float, currency: str | None) -> None:
+    atom = only(text)
+    assert isinstance(atom.value, Quantity)
+    assert (atom.text, atom.value.currency) == (span, currency)
+    assert atom.value.value == pytest.approx(value)
+
+
+@pytest.mark.parametrize("text", ["headcount (1,234) grew", "the fee ($12,500) was paid", "( 1,234 more"])
+def test_unspaced_parentheses_are_an_aside_not_a_sign(text: str) -> None:
+    atom = only(text)
+    assert isinstance(atom.value, Quantity)
+    assert atom.value.value > 0
+    assert "(" not in atom.text

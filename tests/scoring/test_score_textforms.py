@@ -76,3 +76,33 @@ def test_lower_case_month_names_match_iso_dates() -> None:
 def test_the_verb_may_is_no_date_atom() -> None:
     report = score("You may 30 days after delivery ask for a refund.", {"refund_window_days": 30})
     assert report.no_factual_content
+
+
+TOKENISED_FILING = (
+    "Net sales were $ 181,674,817 for fiscal 1998 . Operating income ( loss ) was ( 1,234 ) thousand "
+    "and the company was founded on December 6 , 1975 ."
+)
+
+
+def test_tokenised_evidence_supports_plain_answers() -> None:
+    got = verdicts(
+        "Net sales were $181,674,817, the operating loss was $1,234 (in thousands), "
+        "and the company was founded on December 6, 1975.",
+        TOKENISED_FILING,
+    )
+    assert got == {
+        "$181,674,817": ("supported", "reformatted"),
+        "$1,234": ("supported", "reformatted"),
+        "December 6, 1975": ("supported", "reformatted"),
+    }
+
+
+def test_tokenised_evidence_still_flags_a_changed_digit() -> None:
+    got = verdicts("Net sales were $181,647,817 and it was founded on December 9, 1975.", TOKENISED_FILING)
+    assert got["$181,647,817"][0] == "contradicted"
+    assert got["December 9, 1975"] == ("contradicted", "date_component_changed")
+
+
+def test_a_tokenised_negative_against_a_positive_figure_without_a_decrease_word() -> None:
+    got = verdicts("Operating income was $1,234.", TOKENISED_FILING)
+    assert got["$1,234"] == ("contradicted", "sign_flip")

@@ -79,6 +79,8 @@ class Suffix:
 
 _SPACE = "[ \u00a0\u202f]"
 _NOT_LETTER_AFTER = r"(?![^\W\d_])"
+# The comma before a date's year, also as tokenisers write it ("December 6 , 1975").
+_DATE_COMMA = rf"(?:{_SPACE}?,)?{_SPACE}"
 _HEX = "[0-9a-fA-F]"
 
 
@@ -240,7 +242,7 @@ def _digit_branches(pack: LocalePack, anchored: bool, short: int) -> str:
     worded = [  # a word follows: "3 March", "3rd of March", "3 days ago"
         rf"(?P<daymonth>{not_after_word}(?P<dm_d>[0-9]?)(?:st|nd|rd|th|er|\.)?{_SPACE}(?:of )?"
         rf"(?P<dm_w>{_alt(months)}){_NOT_LETTER_AFTER}\.?"
-        rf"(?:,?{_SPACE}(?P<dm_y>[0-9]{{4}})(?![\w]|[.,][0-9]))?)",
+        rf"(?:{_DATE_COMMA}(?P<dm_y>[0-9]{{4}})(?![\w]|[.,][0-9]))?)",
     ]
     word_initials = {m[0] for m in months}
     if anchored:
@@ -329,8 +331,8 @@ def grammar_for(pack: LocalePack, anchored: bool, short: int = 0) -> Grammar:
         f"(?<=[0-9]){_digit_branches(pack, anchored, short)}",
         rf"(?P<monthfirst>{after_letter}(?P<mf_w>{month_rest}){_NOT_LETTER_AFTER}\.?"
         rf"(?:{_SPACE}(?P<mf_d>[0-9]{{1,2}})(?:st|nd|rd|th|er)?(?![\w]|[.,:][0-9]|{_SPACE}?%)"
-        rf"(?:,?{_SPACE}(?P<mf_y>[0-9]{{4}})(?![\w]|[.,][0-9]))?"
-        rf"|,?{_SPACE}(?P<mf_yo>[0-9]{{4}})(?![\w]|[.,][0-9])))",
+        rf"(?:{_DATE_COMMA}(?P<mf_y>[0-9]{{4}})(?![\w]|[.,][0-9]))?"
+        rf"|{_DATE_COMMA}(?P<mf_yo>[0-9]{{4}})(?![\w]|[.,][0-9])))",
     ]
     initials = month_first
     if anchored:

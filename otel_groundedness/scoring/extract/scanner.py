@@ -151,6 +151,9 @@ class Scan:
                 return self._year(start, end)
             elif not (exponent or unit) and len(int_digits) + len(frac) < self.min_digits:
                 return None
+        if text.startswith(" )", end) and text.startswith("( ", start - lead - 2) and start - lead - 2 >= floor:
+            # "( 1,234 )": a tokenised accounting negative. Unspaced "(1,234)" stays an aside.
+            negative, lead, end = True, lead + 2, end + 2
         atom_start = start - lead
         value = quantity(int_digits, frac, exponent, negative, hedged, currency, unit)
         return Atom(kind, text[atom_start:end], atom_start, end, value)  # type: ignore[arg-type]
