@@ -212,3 +212,54 @@ def test_unspaced_parentheses_are_an_aside_not_a_sign(text: str) -> None:
     assert isinstance(atom.value, Quantity)
     assert atom.value.value > 0
     assert "(" not in atom.text
+
+
+# Alphanumeric product, flight and model codes --------------------------------------------------
+
+
+def identifiers_of(text: str) -> list[tuple[str, str, str]]:
+    found = []
+    for atom in extract_atoms(text):
+        assert atom.kind == "identifier", atom
+        assert isinstance(atom.value, Identifier)
+        found.append((atom.text, atom.value.normalized, atom.value.shape))
+    return found
+
+
+@pytest.mark.parametrize(
+    ("text", "span", "normalized"),
+    [
+        ("Your flight KX750 departs at noon", "KX750", "KX-750"),
+        ("the ZT9000 ships in May", "ZT9000", "ZT-9000"),
+        ("reference AB1234.", "AB1234", "AB-1234"),
+        ("(PO45123)", "PO45123", "PO-45123"),
+        ("model RTX4090, in stock", "RTX4090", "RTX-4090"),
+        ("patch KB5034441 failed", "KB5034441", "KB-5034441"),
+    ],
+)
+def test_glued_codes_are_identifiers(text: str, span: str, normalized: str) -> None:
+    assert identifiers_of(text) == [(span, normalized, "ticket")]
+
+
+def test_a_glued_code_and_its_hyphenated_form_are_one_identifier() -> None:
+    assert identifiers_of("KX-750 and KX750") == [("KX-750", "KX-750", "ticket"), ("KX750", "KX-750", "ticket")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a 5G network", "an MP3 file", "COVID19 cases", "an A320 jet", "H264 video", "SHA256 digest",
+        "ISO9001 audit", "FY2024 results", "at CES2025", "Q3 and P99", "ZT9000X", "the kx750",
+        "KX750-B kit", "model KX750.5",
+    ],
+)
+def test_names_units_and_near_codes_are_not_identifiers(text: str) -> None:
+    assert [atom for atom in extract_atoms(text) if atom.kind == "identifier"] == []
+
+
+def test_a_currency_code_glued_to_digits_stays_money() -> None:
+    assert read("USD1000 and KX750") == [("money", "USD1000"), ("identifier", "KX750")]
+
+
+def test_resolution_like_4k_stays_a_magnitude_figure() -> None:
+    assert read("a 4K TV") == [("number", "4K")]

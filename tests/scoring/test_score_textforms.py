@@ -106,3 +106,29 @@ def test_tokenised_evidence_still_flags_a_changed_digit() -> None:
 def test_a_tokenised_negative_against_a_positive_figure_without_a_decrease_word() -> None:
     got = verdicts("Operating income was $1,234.", TOKENISED_FILING)
     assert got["$1,234"] == ("contradicted", "sign_flip")
+
+
+BOOKING = {
+    "booking": {"ref": "AB1234", "flight": "KX750", "aircraft": "ZT9000", "fare": 1299.0, "currency": "USD"}
+}
+
+
+def test_codes_in_the_answer_are_checked_against_the_tool_output() -> None:
+    got = verdicts("Booking AB1234 is on flight KX750 (a ZT9000), fare $1,299.", BOOKING)
+    assert got == {
+        "AB1234": ("supported", "exact"),
+        "KX750": ("supported", "exact"),
+        "ZT9000": ("supported", "exact"),
+        "$1,299": ("supported", "reformatted"),
+    }
+
+
+def test_a_changed_code_is_an_identifier_edit() -> None:
+    got = verdicts("You are on flight KX705 with booking AB1243.", BOOKING)
+    assert got == {"KX705": ("contradicted", "identifier_edit"), "AB1243": ("contradicted", "identifier_edit")}
+
+
+def test_a_code_matches_its_hyphenated_form() -> None:
+    assert verdicts("Flight KX750 is on time.", "Flight KX-750 (gate B12) is on time.") == {
+        "KX750": ("supported", "reformatted")
+    }

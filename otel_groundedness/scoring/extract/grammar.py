@@ -264,7 +264,9 @@ def _digit_branches(pack: LocalePack, anchored: bool, short: int) -> str:
         rf"|{separated_ahead}(?:{'|'.join(separated)})"
         rf"|{worded_ahead}(?:{'|'.join(worded)})"
     )
-    after_letter = [  # "a3f5c9d" (not "USD2,500": a currency code glued to a figure)
+    after_letter = [  # "KX750", "a3f5c9d" (not "USD2,500": a currency code glued to a figure)
+        rf"(?P<code>(?:(?<=\b[A-Z]{{2}}.)|(?<=\b[A-Z]{{3}}.)|(?<=\b[A-Z]{{4}}.))(?<!{_alt(CURRENCY_CODES)}.)"
+        r"[0-9]{2,7}+(?![\w]|[-.,/][0-9A-Za-z]))",
         rf"(?P<hexmid>(?<=[a-fA-F].)(?<!{_alt(CURRENCY_CODES)}.)[0-9a-fA-F]*+(?:-[0-9a-fA-F]++){{0,4}}+"
         r"(?![\w-]|[.,][0-9]))",
         r"(?P<vversion>(?<=[vV].)(?<![\w][vV].)[0-9]*+(?:\.[0-9]++){1,3}+"

@@ -295,6 +295,11 @@ class Scan:
             return None
         return self._identifier(start, end, f"{prefix}-{code}".upper(), "ticket")
 
+    def code(self, m: Match) -> Found:
+        digit_start, end = m.span()
+        found = identifiers.glued_code(self.text, digit_start, end, self.floor)
+        return None if found is None else self._identifier(found[0], end, found[1], "ticket")
+
     def hashtag(self, m: Match) -> Found:
         start, end = m.span()
         return self._identifier(start - 1, end, self.text[start - 1 : end], "ticket")
@@ -362,6 +367,7 @@ _HANDLERS: dict[str, Callable[[Scan, Match], Found]] = {
     "skip": Scan.skip,
     "glued": Scan.skip,
     "uuid": Scan.uuid,
+    "code": Scan.code,
     "hexmid": Scan.hex_inside,
     "hexword": Scan.hex_word,
     "ticket": Scan.ticket,
