@@ -263,3 +263,29 @@ def test_a_currency_code_glued_to_digits_stays_money() -> None:
 
 def test_resolution_like_4k_stays_a_magnitude_figure() -> None:
     assert read("a 4K TV") == [("number", "4K")]
+
+
+# Identifiers and phone numbers glued to punctuation ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "span", "normalized"),
+    [
+        ("Your table is booked.212-555-0100 is the number to call", "212-555-0100", "2125550100"),
+        ("questions?call.212.555.0100", "212.555.0100", "2125550100"),
+        ("booked.+1 212 555 0100", "+1 212 555 0100", "2125550100"),
+        ("(see above).212-555-0100", "212-555-0100", "2125550100"),
+        ("confirmed.INV-2210 is paid", "INV-2210", "INV-2210"),
+        ("confirmed.AB1234 is paid", "AB1234", "AB-1234"),
+    ],
+)
+def test_identifiers_glued_to_sentence_punctuation(text: str, span: str, normalized: str) -> None:
+    atom = only(text)
+    assert atom.kind == "identifier"
+    assert isinstance(atom.value, Identifier)
+    assert (atom.text, atom.value.normalized) == (span, normalized)
+
+
+@pytest.mark.parametrize("text", ["v1.212-555-0100", "3.212-555-0100", "1..212-555-0100"])
+def test_a_phone_never_starts_inside_a_dotted_number(text: str) -> None:
+    assert [a.text for a in extract_atoms(text) if a.kind == "identifier" and a.text == "212-555-0100"] == []

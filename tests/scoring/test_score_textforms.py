@@ -132,3 +132,12 @@ def test_a_code_matches_its_hyphenated_form() -> None:
     assert verdicts("Flight KX750 is on time.", "Flight KX-750 (gate B12) is on time.") == {
         "KX750": ("supported", "reformatted")
     }
+
+
+def test_a_phone_glued_to_a_full_stop_is_checked_whole() -> None:
+    evidence = {"restaurant": {"name": "Chez Nous", "phone": "(212) 555-0100"}}
+    assert verdicts("Your table is booked.212-555-0100 is their number.", evidence) == {
+        "212-555-0100": ("supported", "reformatted")
+    }
+    got = verdicts("Your table is booked.212-555-0109 is their number.", evidence)
+    assert got == {"212-555-0109": ("contradicted", "identifier_edit")}

@@ -210,7 +210,7 @@ def _digit_branches(pack: LocalePack, anchored: bool, short: int) -> str:
         r"(?P<ticket>(?<=[A-Za-z]-.)[A-Za-z0-9]*+(?:-[A-Za-z0-9]++)*+)",
         r"(?P<hashtag>(?<=#.)(?<![\w&]#.)[0-9]{2,}+(?![\w-]))",
         r"(?P<phoneparen>(?<=\(.)(?<![\w]\(.)[0-9]{2}\)[ ]?[0-9]{3}[-. ][0-9]{4}(?![\w]|[-.]?[0-9]))",
-        r"(?P<phoneintl>(?<=\+.)(?<![\w.+]\+.)[0-9]{0,2}(?:[ .-]\(?[0-9]{1,4}\)?){2,6}(?![\w]|[-.]?[0-9]))",
+        r"(?P<phoneintl>(?<=\+.)(?<![\w+]\+.)(?<![0-9.]\.\+.)[0-9]{0,2}(?:[ .-]\(?[0-9]{1,4}\)?){2,6}(?![\w]|[-.]?[0-9]))",
     ]
     hexadecimal = [  # seven hex characters follow
         rf"(?P<uuid>(?<![\w-].){_HEX}{{7}}-{_HEX}{{4}}-{_HEX}{{4}}-{_HEX}{{4}}-{_HEX}{{12}}(?![\w-]))",
@@ -220,7 +220,8 @@ def _digit_branches(pack: LocalePack, anchored: bool, short: int) -> str:
     if "." in pack.group_separators:  # "1.234.567" is a number there, not a version
         version_guard = r"(?![0-9]{0,2}(?:\.[0-9]{3})++(?![0-9]|\.[0-9]))"
     separated = [  # digits joined by separators: phones, IPs, numeric dates, year ranges, versions
-        r"(?P<phone>(?<![\w.+].)(?:[0-9]{2}(?P<ps>[-. ])[0-9]{3}(?P=ps)[0-9]{4}"
+        # After a full stop only when a word ends there ("booked.212-555-0100"), never a number.
+        r"(?P<phone>(?<![\w+].)(?<![0-9.]\..)(?:[0-9]{2}(?P<ps>[-. ])[0-9]{3}(?P=ps)[0-9]{4}"
         r"|(?<=1)(?P<ps1>[-. ])[0-9]{3}(?P=ps1)[0-9]{3}(?P=ps1)[0-9]{4})(?![\w]|[-.]?[0-9]))",
         rf"(?P<ip>{not_after_word}[0-9]{{0,2}}(?:\.[0-9]{{1,3}}){{3}}(?![\w]|\.?[0-9]))",
         r"(?P<iso>(?<![\w.\-/].)[0-9]{3}(?P<isep>[-/])(?P<iso_m>[0-9]{1,2})(?P=isep)(?P<iso_d>[0-9]{1,2})"
