@@ -289,3 +289,14 @@ def test_identifiers_glued_to_sentence_punctuation(text: str, span: str, normali
 @pytest.mark.parametrize("text", ["v1.212-555-0100", "3.212-555-0100", "1..212-555-0100"])
 def test_a_phone_never_starts_inside_a_dotted_number(text: str) -> None:
     assert [a.text for a in extract_atoms(text) if a.kind == "identifier" and a.text == "212-555-0100"] == []
+
+
+def test_a_word_glued_to_the_first_field_of_a_csv_row_keeps_the_other_fields() -> None:
+    assert read("row1,12345,67890\nid7,24680,13579") == [
+        ("number", "12345"), ("number", "67890"), ("number", "24680"), ("number", "13579")
+    ]
+
+
+@pytest.mark.parametrize("text", ["a 9MM round", "5 MN lakes", "route 12345MM", "about 7 Mn"])
+def test_finance_abbreviations_without_money_are_not_units(text: str) -> None:
+    assert read(text) == []

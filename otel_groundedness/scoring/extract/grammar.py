@@ -53,8 +53,9 @@ MAGNITUDE_LETTERS: dict[str, int] = {
     "k": 3, "K": 3, "M": 6, "B": 9, "bn": 9, "Bn": 9, "BN": 9, "tn": 12, "Tn": 12, "mln": 6, "Mln": 6,
     "MLN": 6, "bln": 9, "Bln": 9, "BLN": 9,
 }  # fmt: skip
-# "mn" is also minutes (French) and "MM" a roman numeral or millimetres: money only.
-MONEY_ONLY_MAGNITUDES: dict[str, int] = {"m": 6, "mn": 6, "Mn": 6, "MN": 6, "mm": 6, "MM": 6, "b": 9}
+MONEY_ONLY_MAGNITUDES: dict[str, int] = {"m": 6, "mn": 6, "mm": 6, "b": 9}
+# Finance abbreviations that mean nothing after a figure that is not money ("9MM", "5 MN").
+MONEY_ONLY_ABBREVIATIONS: dict[str, int] = {"Mn": 6, "MN": 6, "MM": 6}
 # Units: written glued or after one space; single letters only glued ("5s", "3h").
 UNITS: tuple[str, ...] = (
     "ns", "µs", "μs", "us", "ms", "sec", "secs", "min", "mins", "hr", "hrs", "kg", "mg", "lb", "lbs",
@@ -167,6 +168,7 @@ def suffix_table(pack: LocalePack) -> dict[str, Suffix]:
     table.update(
         {letters: Suffix("money_magnitude", e, letters) for letters, e in MONEY_ONLY_MAGNITUDES.items()}
     )
+    table.update({letters: Suffix("money_magnitude", e) for letters, e in MONEY_ONLY_ABBREVIATIONS.items()})
     return table
 
 
@@ -289,7 +291,7 @@ def _digit_branches(pack: LocalePack, anchored: bool, short: int) -> str:
     skip = r"(?P<skip>[0-9]{15,}+)"
     # A figure glued to a word nothing above reads ("abc12,345", "Rs12,345") is consumed whole, so
     # the scan never starts again inside it and reads its tail ("345") as a figure of its own.
-    glued = r"(?P<glued>(?<=[^\W\d_].)[0-9]*+(?:[.,][0-9]++)*+)"
+    glued = rf"(?P<glued>(?<=[^\W\d_].)(?:{_number_core(pack)})(?![0-9]))"
     return (
         rf"(?:(?<![\w].)(?:{families})|(?<=[^\W\d_].)(?:{'|'.join(after_letter)})|{figure}|{glued}|{skip})"
     )

@@ -142,6 +142,8 @@ class Scan:
                 currency = currency or suffix.label
             elif role == "magnitude" or (role == "money_magnitude" and currency):
                 exponent = suffix.exponent
+            elif suffix.label is None:
+                return None  # "$250MM" is money; "9MM" is no figure at all
             else:  # a unit, or a money-only magnitude without money: "10m" is ten metres
                 unit = suffix.label
         if kind == "number":
