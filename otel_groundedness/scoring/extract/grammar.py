@@ -202,6 +202,25 @@ def _short_bare(pack: LocalePack, table: dict[str, Suffix], short: int) -> str:
     return rf"(?!(?:{unled})[0-9]{{0,{short - 2}}}(?:{stop}))"
 
 
+def _lowercase_month_first(pack: LocalePack) -> str:
+    """A date whose lower-case month name comes first ("may 30, 2024", "mars 2025"), found from its
+    first digit: lower-case letters as scan anchors would stop the scan in every other word.
+
+    One fixed-width lookbehind per word length finds the month name before the space.
+    """
+    by_length: dict[int, list[str]] = {}
+    for word in pack.months:
+        by_length.setdefault(len(word), []).append(word)
+    names = "|".join(rf"(?<=(?<![\w]){_alt(words)}{_SPACE}.)" for _, words in sorted(by_length.items()))
+    last_letters = re.escape("".join(sorted({word[-1] for word in pack.months})))
+    year = r"(?![\w]|[.,][0-9])"
+    return (
+        rf"(?P<lowmonth>(?<=[{last_letters}]{_SPACE}.)(?:{names})"
+        rf"(?:(?P<lm_d>[0-9]?)(?:st|nd|rd|th|er)?(?![\w]|[.,:][0-9]|{_SPACE}?%)"
+        rf"(?:{_DATE_COMMA}(?P<lm_y>[0-9]{{4}}){year})?|(?P<lm_yo>[0-9]{{3}}){year}))"
+    )
+
+
 def _digit_branches(pack: LocalePack, anchored: bool, short: int) -> str:
     """Everything that starts at a consumed digit, in priority order: identifiers, dates, figures.
     ``short``: bare figures with fewer digits are dropped (``_short_bare``)."""
@@ -266,6 +285,7 @@ def _digit_branches(pack: LocalePack, anchored: bool, short: int) -> str:
         rf"|(?=[0-9a-fA-F]{{6}})(?:{'|'.join(hexadecimal)})"
         rf"|{separated_ahead}(?:{'|'.join(separated)})"
         rf"|{worded_ahead}(?:{'|'.join(worded)})"
+        rf"|{_lowercase_month_first(pack)}"
     )
     after_letter = [  # "KX750", "a3f5c9d" (not "USD2,500": a currency code glued to a figure)
         rf"(?P<code>(?:(?<=\b[A-Z]{{2}}.)|(?<=\b[A-Z]{{3}}.)|(?<=\b[A-Z]{{4}}.))(?<!{_alt(CURRENCY_CODES)}.)"
@@ -330,7 +350,8 @@ def _left_context(pack: LocalePack) -> re.Pattern[str]:
 def grammar_for(pack: LocalePack, anchored: bool, short: int = 0) -> Grammar:
     """The compiled grammar of ``pack``; relative-date branches only when ``anchored``; bare figures
     of fewer than ``short`` digits (at most 4) left out where the pattern can tell."""
-    month_first, month_rest = _initial_dispatch(_any_case(pack.months))
+    # Capitalised and upper-case names only: lower-case ones are found from their digits.
+    month_first, month_rest = _initial_dispatch({s for w in pack.months for s in (w.capitalize(), w.upper())})
     after_letter = r"(?<![\w].)"
     branches = [
         f"(?<=[0-9]){_digit_branches(pack, anchored, short)}",

@@ -27,6 +27,14 @@ def is_word_month(written: str) -> bool:
     return written in WORD_MONTHS
 
 
+def name_start(text: str, space: int) -> int:
+    """Start of the word that ends just before ``text[space]`` (month names are at most 9 letters)."""
+    start = space
+    while start > max(0, space - 10) and text[start - 1].isalpha():
+        start -= 1
+    return start
+
+
 def led_as_date(text: str, start: int, floor: int, month_first: bool) -> bool:
     """Whether what precedes ``text[start]`` introduces a date: a date word (or a range word before a
     month written first), punctuation, or nothing (the start of the text or of a line, or the end

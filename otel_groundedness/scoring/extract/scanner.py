@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from typing import TypeAlias
 
 from otel_groundedness.scoring.atoms import Atom, CalendarDate, Identifier
-from otel_groundedness.scoring.extract import dates, identifiers
+from otel_groundedness.scoring.extract import dates, identifiers, month_words
 from otel_groundedness.scoring.extract.grammar import (
     CURRENCY_CODES,
     CURRENCY_SYMBOLS,
@@ -218,13 +218,26 @@ class Scan:
 
     def month_first(self, m: Match) -> Found:
         start, end = m.span()
-        word = self.text[start : m.end("mf_w")]
+        month = self.pack.months[self.text[start : m.end("mf_w")].lower()]
         day, year = m.group("mf_d"), m.group("mf_y") or m.group("mf_yo")
-        if is_word_month(word) and not year and not self.text[m.end("mf_d") : end].strip():
-            if not led_as_date(self.text, start, self.floor, month_first=True):
-                return None  # "you may 30 days later"
-        month = self.pack.months[word.lower()]
         calendar = dates.single(int(year) if year else None, month, int(day) if day else None)
+        return self._date(start, end, calendar)
+
+    def lowercase_month_first(self, m: Match) -> Found:
+        """A lower-case month name written first, matched from the digit after it."""
+        digit_start, end = m.span()
+        start = month_words.name_start(self.text, digit_start - 1)
+        if start < self.floor:
+            return None
+        word = self.text[start : digit_start - 1]
+        if m.group("lm_yo") is not None:
+            day, year = None, self.text[digit_start:end]
+        else:
+            day, year = self.text[digit_start : m.end("lm_d")], m.group("lm_y")
+            if is_word_month(word) and not year and m.end("lm_d") == end:  # no ordinal either
+                if not led_as_date(self.text, start, self.floor, month_first=True):
+                    return None  # "you may 30 days later"
+        calendar = dates.single(int(year) if year else None, self.pack.months[word], int(day) if day else None)
         return self._date(start, end, calendar)
 
     def relative_word(self, m: Match) -> Found:
@@ -386,6 +399,7 @@ _HANDLERS: dict[str, Callable[[Scan, Match], Found]] = {
     "numdate": Scan.numeric_date,
     "daymonth": Scan.day_month,
     "monthfirst": Scan.month_first,
+    "lowmonth": Scan.lowercase_month_first,
     "relword": Scan.relative_word,
     "relago": Scan.relative_ago,
     "relpre": Scan.relative_prefixed,
