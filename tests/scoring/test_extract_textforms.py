@@ -100,7 +100,9 @@ def test_magnitude_abbreviations_and_money_words(text: str, span: str, value: fl
     assert amount == pytest.approx(value)
 
 
-@pytest.mark.parametrize(("text", "span", "value"), [("5 mln shares", "5 mln", 5e6), ("2.5k users", "2.5k", 2.5e3)])
+@pytest.mark.parametrize(
+    ("text", "span", "value"), [("5 mln shares", "5 mln", 5e6), ("2.5k users", "2.5k", 2.5e3)]
+)
 def test_magnitude_abbreviations_on_plain_numbers(text: str, span: str, value: float) -> None:
     atom = only(text)
     assert (atom.kind, atom.text) == ("number", span)
@@ -185,7 +187,9 @@ def test_a_range_of_lower_case_dates() -> None:
         ("on may 30 , 2024", "may 30 , 2024", (2024, 5, 30)),
     ],
 )
-def test_tokenised_commas_in_dates(text: str, span: str, reading: tuple[int | None, int | None, int | None]) -> None:
+def test_tokenised_commas_in_dates(
+    text: str, span: str, reading: tuple[int | None, int | None, int | None]
+) -> None:
     assert date_of(text) == (span, reading)
 
 
@@ -242,15 +246,29 @@ def test_glued_codes_are_identifiers(text: str, span: str, normalized: str) -> N
 
 
 def test_a_glued_code_and_its_hyphenated_form_are_one_identifier() -> None:
-    assert identifiers_of("KX-750 and KX750") == [("KX-750", "KX-750", "ticket"), ("KX750", "KX-750", "ticket")]
+    assert identifiers_of("KX-750 and KX750") == [
+        ("KX-750", "KX-750", "ticket"),
+        ("KX750", "KX-750", "ticket"),
+    ]
 
 
 @pytest.mark.parametrize(
     "text",
     [
-        "a 5G network", "an MP3 file", "COVID19 cases", "an A320 jet", "H264 video", "SHA256 digest",
-        "ISO9001 audit", "FY2024 results", "at CES2025", "Q3 and P99", "ZT9000X", "the kx750",
-        "KX750-B kit", "model KX750.5",
+        "a 5G network",
+        "an MP3 file",
+        "COVID19 cases",
+        "an A320 jet",
+        "H264 video",
+        "SHA256 digest",
+        "ISO9001 audit",
+        "FY2024 results",
+        "at CES2025",
+        "Q3 and P99",
+        "ZT9000X",
+        "the kx750",
+        "KX750-B kit",
+        "model KX750.5",
     ],
 )
 def test_names_units_and_near_codes_are_not_identifiers(text: str) -> None:
@@ -293,7 +311,10 @@ def test_a_phone_never_starts_inside_a_dotted_number(text: str) -> None:
 
 def test_a_word_glued_to_the_first_field_of_a_csv_row_keeps_the_other_fields() -> None:
     assert read("row1,12345,67890\nid7,24680,13579") == [
-        ("number", "12345"), ("number", "67890"), ("number", "24680"), ("number", "13579")
+        ("number", "12345"),
+        ("number", "67890"),
+        ("number", "24680"),
+        ("number", "13579"),
     ]
 
 

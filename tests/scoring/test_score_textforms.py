@@ -125,7 +125,10 @@ def test_codes_in_the_answer_are_checked_against_the_tool_output() -> None:
 
 def test_a_changed_code_is_an_identifier_edit() -> None:
     got = verdicts("You are on flight KX705 with booking AB1243.", BOOKING)
-    assert got == {"KX705": ("contradicted", "identifier_edit"), "AB1243": ("contradicted", "identifier_edit")}
+    assert got == {
+        "KX705": ("contradicted", "identifier_edit"),
+        "AB1243": ("contradicted", "identifier_edit"),
+    }
 
 
 def test_a_code_matches_its_hyphenated_form() -> None:

@@ -231,7 +231,8 @@ def _digit_branches(pack: LocalePack, anchored: bool, short: int) -> str:
         r"(?P<ticket>(?<=[A-Za-z]-.)[A-Za-z0-9]*+(?:-[A-Za-z0-9]++)*+)",
         r"(?P<hashtag>(?<=#.)(?<![\w&]#.)[0-9]{2,}+(?![\w-]))",
         r"(?P<phoneparen>(?<=\(.)(?<![\w]\(.)[0-9]{2}\)[ ]?[0-9]{3}[-. ][0-9]{4}(?![\w]|[-.]?[0-9]))",
-        r"(?P<phoneintl>(?<=\+.)(?<![\w+]\+.)(?<![0-9.]\.\+.)[0-9]{0,2}(?:[ .-]\(?[0-9]{1,4}\)?){2,6}(?![\w]|[-.]?[0-9]))",
+        r"(?P<phoneintl>(?<=\+.)(?<![\w+]\+.)(?<![0-9.]\.\+.)"
+        r"[0-9]{0,2}(?:[ .-]\(?[0-9]{1,4}\)?){2,6}(?![\w]|[-.]?[0-9]))",
     ]
     hexadecimal = [  # seven hex characters follow
         rf"(?P<uuid>(?<![\w-].){_HEX}{{7}}-{_HEX}{{4}}-{_HEX}{{4}}-{_HEX}{{4}}-{_HEX}{{12}}(?![\w-]))",
@@ -312,9 +313,7 @@ def _digit_branches(pack: LocalePack, anchored: bool, short: int) -> str:
     # A figure glued to a word nothing above reads ("abc12,345", "Rs12,345") is consumed whole, so
     # the scan never starts again inside it and reads its tail ("345") as a figure of its own.
     glued = rf"(?P<glued>(?<=[^\W\d_].)(?:{_number_core(pack)})(?![0-9]))"
-    return (
-        rf"(?:(?<![\w].)(?:{families})|(?<=[^\W\d_].)(?:{'|'.join(after_letter)})|{figure}|{glued}|{skip})"
-    )
+    return rf"(?:(?<![\w].)(?:{families})|(?<=[^\W\d_].)(?:{'|'.join(after_letter)})|{figure}|{glued}|{skip})"
 
 
 @dataclass(frozen=True)

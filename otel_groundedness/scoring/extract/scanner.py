@@ -153,7 +153,8 @@ class Scan:
                 return self._year(start, end)
             elif not (exponent or unit) and len(int_digits) + len(frac) < self.min_digits:
                 return None
-        if text.startswith(" )", end) and text.startswith("( ", start - lead - 2) and start - lead - 2 >= floor:
+        opening = start - lead - 2
+        if text.startswith(" )", end) and opening >= floor and text.startswith("( ", opening):
             # "( 1,234 )": a tokenised accounting negative. Unspaced "(1,234)" stays an aside.
             negative, lead, end = True, lead + 2, end + 2
         atom_start = start - lead
@@ -209,9 +210,9 @@ class Scan:
         start, end = m.span()
         year = m.group("dm_y")
         word_end = m.end("dm_d")
-        if is_word_month(m.group("dm_w")) and not year and not self.text[word_end : m.start("dm_w")].strip():
-            if not led_as_date(self.text, start, self.floor, month_first=False):
-                return None  # "up to 30 may attend"
+        bare = not year and not self.text[word_end : m.start("dm_w")].strip()  # no ordinal, no "of"
+        if bare and is_word_month(m.group("dm_w")) and not led_as_date(self.text, start, self.floor, False):
+            return None  # "up to 30 may attend"
         month = self.pack.months[m.group("dm_w").lower()]
         day = int(self.text[start:word_end])
         return self._date(start, end, dates.single(int(year) if year else None, month, day))
@@ -234,11 +235,13 @@ class Scan:
             day, year = None, self.text[digit_start:end]
         else:
             day, year = self.text[digit_start : m.end("lm_d")], m.group("lm_y")
-            if is_word_month(word) and not year and m.end("lm_d") == end:  # no ordinal either
-                if not led_as_date(self.text, start, self.floor, month_first=True):
-                    return None  # "you may 30 days later"
-        calendar = dates.single(int(year) if year else None, self.pack.months[word], int(day) if day else None)
-        return self._date(start, end, calendar)
+            bare = not year and m.end("lm_d") == end  # no ordinal either
+            if bare and is_word_month(word) and not led_as_date(self.text, start, self.floor, True):
+                return None  # "you may 30 days later"
+        month = self.pack.months[word]
+        return self._date(
+            start, end, dates.single(int(year) if year else None, month, int(day) if day else None)
+        )
 
     def relative_word(self, m: Match) -> Found:
         start, end = m.span()
