@@ -311,8 +311,10 @@ def _digit_branches(pack: LocalePack, anchored: bool, short: int) -> str:
     # match ("skip") instead of one failed attempt per digit.
     skip = r"(?P<skip>[0-9]{15,}+)"
     # A figure glued to a word nothing above reads ("abc12,345", "Rs12,345") is consumed whole, so
-    # the scan never starts again inside it and reads its tail ("345") as a figure of its own.
-    glued = rf"(?P<glued>(?<=[^\W\d_].)(?:{_number_core(pack)})(?![0-9]))"
+    # the scan never starts again inside it and reads its tail ("345") as a figure of its own. Only
+    # a mark inside lets the scan start again, so a figure without one ("a1") costs no match.
+    marks = re.escape("".join(sorted({".", ",", pack.decimal_separator, *pack.group_separators})))
+    glued = rf"(?P<glued>(?<=[^\W\d_].)(?=[0-9]*+[{marks}][0-9])(?:{_number_core(pack)})(?![0-9]))"
     return rf"(?:(?<![\w].)(?:{families})|(?<=[^\W\d_].)(?:{'|'.join(after_letter)})|{figure}|{glued}|{skip})"
 
 
