@@ -288,13 +288,20 @@ def _digit_branches(pack: LocalePack, anchored: bool, short: int) -> str:
         rf"|{worded_ahead}(?:{'|'.join(worded)})"
         rf"|{_lowercase_month_first(pack)}"
     )
+    # A figure glued to a word nothing else reads ("abc12,345", "Rs12,345") is consumed whole, so
+    # the scan never starts again inside it and reads its tail ("345") as a figure of its own. Only
+    # a mark inside lets the scan start again, so a figure without one ("a1") costs no match; after
+    # three capitals the figure branch decides ("USD2,500" is money, "ABC12,345" nothing).
+    marks = re.escape("".join(sorted({".", ",", pack.decimal_separator, *pack.group_separators})))
+    glued = rf"(?P<glued>(?=[0-9]*+[{marks}][0-9])(?<![A-Z]{{3}}.)(?:{_number_core(pack)})(?![0-9]))"
     after_letter = [  # "KX750", "a3f5c9d" (not "USD2,500": a currency code glued to a figure)
-        rf"(?P<code>(?:(?<=\b[A-Z]{{2}}.)|(?<=\b[A-Z]{{3}}.)|(?<=\b[A-Z]{{4}}.))(?<!{_alt(CURRENCY_CODES)}.)"
+        rf"(?P<code>(?<=[A-Z].)(?:(?<=\b[A-Z]{{2}}.)|(?<=\b[A-Z]{{3}}.)|(?<=\b[A-Z]{{4}}.))(?<!{_alt(CURRENCY_CODES)}.)"
         r"[0-9]{2,7}+(?![\w]|[-.,/][0-9A-Za-z]))",
         rf"(?P<hexmid>(?<=[a-fA-F].)(?<!{_alt(CURRENCY_CODES)}.)[0-9a-fA-F]*+(?:-[0-9a-fA-F]++){{0,4}}+"
         r"(?![\w-]|[.,][0-9]))",
         r"(?P<vversion>(?<=[vV].)(?<![\w][vV].)[0-9]*+(?:\.[0-9]++){1,3}+"
         r"(?:-[0-9A-Za-z]++(?:\.[0-9A-Za-z]++)*+)?(?![\w]|\.[0-9]))",
+        glued,
     ]
     table = suffix_table(pack)
     currencies = [word for word, meaning in table.items() if meaning.role == "currency"]
@@ -310,12 +317,7 @@ def _digit_branches(pack: LocalePack, anchored: bool, short: int) -> str:
     # No match starts at a digit after a digit, so a long run that nothing above takes is one
     # match ("skip") instead of one failed attempt per digit.
     skip = r"(?P<skip>[0-9]{15,}+)"
-    # A figure glued to a word nothing above reads ("abc12,345", "Rs12,345") is consumed whole, so
-    # the scan never starts again inside it and reads its tail ("345") as a figure of its own. Only
-    # a mark inside lets the scan start again, so a figure without one ("a1") costs no match.
-    marks = re.escape("".join(sorted({".", ",", pack.decimal_separator, *pack.group_separators})))
-    glued = rf"(?P<glued>(?<=[^\W\d_].)(?=[0-9]*+[{marks}][0-9])(?:{_number_core(pack)})(?![0-9]))"
-    return rf"(?:(?<![\w].)(?:{families})|(?<=[^\W\d_].)(?:{'|'.join(after_letter)})|{figure}|{glued}|{skip})"
+    return rf"(?:(?<![\w].)(?:{families})|(?<=[^\W\d_].)(?:{'|'.join(after_letter)})|{figure}|{skip})"
 
 
 @dataclass(frozen=True)
