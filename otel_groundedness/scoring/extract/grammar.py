@@ -34,15 +34,28 @@ DOLLAR_PREFIXES: dict[str, str] = {
 ISO_CURRENCIES: frozenset[str] = frozenset({
     "USD", "EUR", "GBP", "JPY", "CNY", "INR", "CHF", "CAD", "AUD", "NZD", "SEK", "NOK", "DKK", "PLN",
     "CZK", "HUF", "BRL", "MXN", "ZAR", "SGD", "HKD", "KRW", "RUB", "TRY", "ILS", "AED", "SAR", "THB",
-    "IDR", "MYR", "PHP", "VND", "NGN", "EGP", "ARS", "CLP", "COP",
+    "IDR", "MYR", "PHP", "VND", "NGN", "EGP", "ARS", "CLP", "COP", "TWD", "PKR", "BDT", "KES", "KWD",
+    "QAR", "RON", "BGN", "ISK", "UAH", "KZT",
 })  # fmt: skip
-CURRENCY_WORDS: dict[str, str] = {"dollar": "USD", "dollars": "USD", "euro": "EUR", "euros": "EUR"}
+# Every code read before or after a figure, with the ISO code it stands for: filings write the
+# Chinese yuan "RMB" (glued, "RMB12,345 million").
+CURRENCY_CODES: dict[str, str] = {**{code: code for code in ISO_CURRENCIES}, "RMB": "CNY"}
+CURRENCY_WORDS: dict[str, str] = {
+    "dollar": "USD", "dollars": "USD", "euro": "EUR", "euros": "EUR", "buck": "USD", "bucks": "USD",
+    "quid": "GBP",
+}  # fmt: skip
 # Characters that lead a figure into the atom when written just before it: signs, currency signs.
 LEAD_CHARS: frozenset[str] = frozenset(CURRENCY_SYMBOLS) | frozenset("-−+")
 
 # Magnitude letters are case-sensitive ("M" is million, "m" is metres unless money is meant).
-MAGNITUDE_LETTERS: dict[str, int] = {"k": 3, "K": 3, "M": 6, "B": 9, "bn": 9, "Bn": 9, "tn": 12}
+# Wire services and filings abbreviate too: "mln", "bln" (Reuters, Interfax), "$250MM" (US finance).
+MAGNITUDE_LETTERS: dict[str, int] = {
+    "k": 3, "K": 3, "M": 6, "B": 9, "bn": 9, "Bn": 9, "BN": 9, "tn": 12, "Tn": 12, "mln": 6, "Mln": 6,
+    "MLN": 6, "bln": 9, "Bln": 9, "BLN": 9,
+}  # fmt: skip
 MONEY_ONLY_MAGNITUDES: dict[str, int] = {"m": 6, "mn": 6, "mm": 6, "b": 9}
+# Finance abbreviations that mean nothing after a figure that is not money ("9MM", "5 MN").
+MONEY_ONLY_ABBREVIATIONS: dict[str, int] = {"Mn": 6, "MN": 6, "MM": 6}
 # Units: written glued or after one space; single letters only glued ("5s", "3h").
 UNITS: tuple[str, ...] = (
     "ns", "µs", "μs", "us", "ms", "sec", "secs", "min", "mins", "hr", "hrs", "kg", "mg", "lb", "lbs",
@@ -67,6 +80,8 @@ class Suffix:
 
 _SPACE = "[ \u00a0\u202f]"
 _NOT_LETTER_AFTER = r"(?![^\W\d_])"
+# The comma before a date's year, also as tokenisers write it ("December 6 , 1975").
+_DATE_COMMA = rf"(?:{_SPACE}?,)?{_SPACE}"
 _HEX = "[0-9a-fA-F]"
 
 
@@ -123,16 +138,6 @@ def _initial_dispatch(words: Iterable[str]) -> tuple[str, str]:
     return initials, _trie_pattern(trie, 0)
 
 
-def _cased(words: Iterable[str], lowercase: bool) -> set[str]:
-    """Capitalised and upper-case spellings, plus lower case for languages that write it (French)."""
-    variants: set[str] = set()
-    for word in words:
-        variants.update({word[:1].upper() + word[1:], word.upper()})
-        if lowercase:
-            variants.add(word)
-    return variants
-
-
 def _number_core(pack: LocalePack) -> str:
     """A figure after its first digit has been consumed (integer part at most 24 digits)."""
     group = "[" + re.escape(pack.group_separators) + "]"
@@ -151,7 +156,7 @@ def suffix_table(pack: LocalePack) -> dict[str, Suffix]:
     table: dict[str, Suffix] = {unit: Suffix("unit", label=unit) for unit in UNITS}
     table.update({unit: Suffix("glued_unit", label=unit) for unit in GLUED_UNITS})
     table.update({symbol: Suffix("currency", label=code) for symbol, code in CURRENCY_SYMBOLS.items()})
-    table.update({code: Suffix("currency", label=code) for code in ISO_CURRENCIES})
+    table.update({code: Suffix("currency", label=iso) for code, iso in CURRENCY_CODES.items()})
     for word, code in CURRENCY_WORDS.items():
         table.update(dict.fromkeys(_any_case([word]), Suffix("currency", label=code)))
     for word, kind in pack.percent_words.items():
@@ -163,6 +168,7 @@ def suffix_table(pack: LocalePack) -> dict[str, Suffix]:
     table.update(
         {letters: Suffix("money_magnitude", e, letters) for letters, e in MONEY_ONLY_MAGNITUDES.items()}
     )
+    table.update({letters: Suffix("money_magnitude", e) for letters, e in MONEY_ONLY_ABBREVIATIONS.items()})
     return table
 
 
@@ -196,17 +202,37 @@ def _short_bare(pack: LocalePack, table: dict[str, Suffix], short: int) -> str:
     return rf"(?!(?:{unled})[0-9]{{0,{short - 2}}}(?:{stop}))"
 
 
+def _lowercase_month_first(pack: LocalePack) -> str:
+    """A date whose lower-case month name comes first ("may 30, 2024", "mars 2025"), found from its
+    first digit: lower-case letters as scan anchors would stop the scan in every other word.
+
+    One fixed-width lookbehind per word length finds the month name before the space.
+    """
+    by_length: dict[int, list[str]] = {}
+    for word in pack.months:
+        by_length.setdefault(len(word), []).append(word)
+    names = "|".join(rf"(?<=(?<![\w]){_alt(words)}{_SPACE}.)" for _, words in sorted(by_length.items()))
+    last_letters = re.escape("".join(sorted({word[-1] for word in pack.months})))
+    year = r"(?![\w]|[.,][0-9])"
+    return (
+        rf"(?P<lowmonth>(?<=[{last_letters}]{_SPACE}.)(?:{names})"
+        rf"(?:(?P<lm_d>[0-9]?)(?:st|nd|rd|th|er)?(?![\w]|[.,:][0-9]|{_SPACE}?%)"
+        rf"(?:{_DATE_COMMA}(?P<lm_y>[0-9]{{4}}){year})?|(?P<lm_yo>[0-9]{{3}}){year}))"
+    )
+
+
 def _digit_branches(pack: LocalePack, anchored: bool, short: int) -> str:
     """Everything that starts at a consumed digit, in priority order: identifiers, dates, figures.
     ``short``: bare figures with fewer digits are dropped (``_short_bare``)."""
-    months = _cased(pack.months, pack.lowercase_months)
+    months = _any_case(pack.months)
     not_after_word = r"(?<![\w.].)"
     date_seps = "[" + re.escape(pack.numeric_date_separators) + "]"
     after_mark = [  # the digit follows "-", "#", "(" or "+"
         r"(?P<ticket>(?<=[A-Za-z]-.)[A-Za-z0-9]*+(?:-[A-Za-z0-9]++)*+)",
         r"(?P<hashtag>(?<=#.)(?<![\w&]#.)[0-9]{2,}+(?![\w-]))",
         r"(?P<phoneparen>(?<=\(.)(?<![\w]\(.)[0-9]{2}\)[ ]?[0-9]{3}[-. ][0-9]{4}(?![\w]|[-.]?[0-9]))",
-        r"(?P<phoneintl>(?<=\+.)(?<![\w.+]\+.)[0-9]{0,2}(?:[ .-]\(?[0-9]{1,4}\)?){2,6}(?![\w]|[-.]?[0-9]))",
+        r"(?P<phoneintl>(?<=\+.)(?<![\w+]\+.)(?<![0-9.]\.\+.)"
+        r"[0-9]{0,2}(?:[ .-]\(?[0-9]{1,4}\)?){2,6}(?![\w]|[-.]?[0-9]))",
     ]
     hexadecimal = [  # seven hex characters follow
         rf"(?P<uuid>(?<![\w-].){_HEX}{{7}}-{_HEX}{{4}}-{_HEX}{{4}}-{_HEX}{{4}}-{_HEX}{{12}}(?![\w-]))",
@@ -216,7 +242,8 @@ def _digit_branches(pack: LocalePack, anchored: bool, short: int) -> str:
     if "." in pack.group_separators:  # "1.234.567" is a number there, not a version
         version_guard = r"(?![0-9]{0,2}(?:\.[0-9]{3})++(?![0-9]|\.[0-9]))"
     separated = [  # digits joined by separators: phones, IPs, numeric dates, year ranges, versions
-        r"(?P<phone>(?<![\w.+].)(?:[0-9]{2}(?P<ps>[-. ])[0-9]{3}(?P=ps)[0-9]{4}"
+        # After a full stop only when a word ends there ("booked.212-555-0100"), never a number.
+        r"(?P<phone>(?<![\w+].)(?<![0-9.]\..)(?:[0-9]{2}(?P<ps>[-. ])[0-9]{3}(?P=ps)[0-9]{4}"
         r"|(?<=1)(?P<ps1>[-. ])[0-9]{3}(?P=ps1)[0-9]{3}(?P=ps1)[0-9]{4})(?![\w]|[-.]?[0-9]))",
         rf"(?P<ip>{not_after_word}[0-9]{{0,2}}(?:\.[0-9]{{1,3}}){{3}}(?![\w]|\.?[0-9]))",
         r"(?P<iso>(?<![\w.\-/].)[0-9]{3}(?P<isep>[-/])(?P<iso_m>[0-9]{1,2})(?P=isep)(?P<iso_d>[0-9]{1,2})"
@@ -241,7 +268,7 @@ def _digit_branches(pack: LocalePack, anchored: bool, short: int) -> str:
     worded = [  # a word follows: "3 March", "3rd of March", "3 days ago"
         rf"(?P<daymonth>{not_after_word}(?P<dm_d>[0-9]?)(?:st|nd|rd|th|er|\.)?{_SPACE}(?:of )?"
         rf"(?P<dm_w>{_alt(months)}){_NOT_LETTER_AFTER}\.?"
-        rf"(?:,?{_SPACE}(?P<dm_y>[0-9]{{4}})(?![\w]|[.,][0-9]))?)",
+        rf"(?:{_DATE_COMMA}(?P<dm_y>[0-9]{{4}})(?![\w]|[.,][0-9]))?)",
     ]
     word_initials = {m[0] for m in months}
     if anchored:
@@ -262,11 +289,22 @@ def _digit_branches(pack: LocalePack, anchored: bool, short: int) -> str:
         rf"|(?=[0-9a-fA-F]{{6}})(?:{'|'.join(hexadecimal)})"
         rf"|{separated_ahead}(?:{'|'.join(separated)})"
         rf"|{worded_ahead}(?:{'|'.join(worded)})"
+        rf"|{_lowercase_month_first(pack)}"
     )
-    after_letter = [  # "a3f5c9d" (not "USD2,500": a currency code glued to a figure)
-        rf"(?P<hexmid>(?<=[a-fA-F].)(?<!{_alt(ISO_CURRENCIES)}.)[0-9a-fA-F]*+(?:-[0-9a-fA-F]++){{0,4}}+(?![\w-]))",
+    # A figure glued to a word nothing else reads ("abc12,345", "Rs12,345") is consumed whole, so
+    # the scan never starts again inside it and reads its tail ("345") as a figure of its own. Only
+    # a mark inside lets the scan start again, so a figure without one ("a1") costs no match; after
+    # three capitals the figure branch decides ("USD2,500" is money, "ABC12,345" nothing).
+    marks = re.escape("".join(sorted({".", ",", pack.decimal_separator, *pack.group_separators})))
+    glued = rf"(?P<glued>(?=[0-9]*+[{marks}][0-9])(?<![A-Z]{{3}}.)(?:{_number_core(pack)})(?![0-9]))"
+    after_letter = [  # "KX750", "a3f5c9d" (not "USD2,500": a currency code glued to a figure)
+        rf"(?P<code>(?<=[A-Z].)(?:(?<=\b[A-Z]{{2}}.)|(?<=\b[A-Z]{{3}}.)|(?<=\b[A-Z]{{4}}.))(?<!{_alt(CURRENCY_CODES)}.)"
+        r"[0-9]{2,7}+(?![\w]|[-.,/][0-9A-Za-z]))",
+        rf"(?P<hexmid>(?<=[a-fA-F].)(?<!{_alt(CURRENCY_CODES)}.)[0-9a-fA-F]*+(?:-[0-9a-fA-F]++){{0,4}}+"
+        r"(?![\w-]|[.,][0-9]))",
         r"(?P<vversion>(?<=[vV].)(?<![\w][vV].)[0-9]*+(?:\.[0-9]++){1,3}+"
         r"(?:-[0-9A-Za-z]++(?:\.[0-9A-Za-z]++)*+)?(?![\w]|\.[0-9]))",
+        glued,
     ]
     table = suffix_table(pack)
     currencies = [word for word, meaning in table.items() if meaning.role == "currency"]
@@ -303,7 +341,7 @@ def _left_context(pack: LocalePack) -> re.Pattern[str]:
     sign = r"[-−+](?![\w.])"
     symbols = "[" + re.escape("".join(CURRENCY_SYMBOLS)) + "]"
     prefixes = _alt(p[::-1] for p in DOLLAR_PREFIXES)
-    codes = _alt(c[::-1] for c in ISO_CURRENCIES)
+    codes = _alt(c[::-1] for c in CURRENCY_CODES)
     hedge_words = [h[::-1] for h in _any_case(pack.hedges) if h[-1].isalpha() or h.endswith(".")]
     hedge_signs = "".join(h for h in pack.hedges if not (h[-1].isalpha() or h.endswith(".")))
     return re.compile(
@@ -318,18 +356,19 @@ def _left_context(pack: LocalePack) -> re.Pattern[str]:
 def grammar_for(pack: LocalePack, anchored: bool, short: int = 0) -> Grammar:
     """The compiled grammar of ``pack``; relative-date branches only when ``anchored``; bare figures
     of fewer than ``short`` digits (at most 4) left out where the pattern can tell."""
-    month_first, month_rest = _initial_dispatch(_cased(pack.months, pack.lowercase_months))
+    # Capitalised and upper-case names only: lower-case ones are found from their digits.
+    month_first, month_rest = _initial_dispatch({s for w in pack.months for s in (w.capitalize(), w.upper())})
     after_letter = r"(?<![\w].)"
     branches = [
         f"(?<=[0-9]){_digit_branches(pack, anchored, short)}",
         rf"(?P<monthfirst>{after_letter}(?P<mf_w>{month_rest}){_NOT_LETTER_AFTER}\.?"
         rf"(?:{_SPACE}(?P<mf_d>[0-9]{{1,2}})(?:st|nd|rd|th|er)?(?![\w]|[.,:][0-9]|{_SPACE}?%)"
-        rf"(?:,?{_SPACE}(?P<mf_y>[0-9]{{4}})(?![\w]|[.,][0-9]))?"
-        rf"|,?{_SPACE}(?P<mf_yo>[0-9]{{4}})(?![\w]|[.,][0-9])))",
+        rf"(?:{_DATE_COMMA}(?P<mf_y>[0-9]{{4}})(?![\w]|[.,][0-9]))?"
+        rf"|{_DATE_COMMA}(?P<mf_yo>[0-9]{{4}})(?![\w]|[.,][0-9])))",
     ]
     initials = month_first
     if anchored:
-        words = _cased(pack.relative_days, lowercase=True)
+        words = _any_case(pack.relative_days)
         words |= {w.replace("'", "’") for w in words}
         relative_first, relative_rest = _initial_dispatch(words)
         branches.append(rf"(?P<relword>{after_letter}(?P<rw_w>{relative_rest}){_NOT_LETTER_AFTER})")

@@ -5,6 +5,12 @@ digits) and at least three digits in the code (``INV-2210``, ``ORD-2024-0042``; 
 ``GPT-4``, ``SARS-CoV-2``). ``NOT_TICKET_PREFIXES`` names well-known standards, models and English
 prefixes whose codes are not ids (``ISO-8601``, ``SHA-256``, ``mid-2025``); a year after such a
 prefix still counts as a year. ``#4521`` is a ticket of three or more digits.
+Glued codes are product, flight and model codes written without a separator: two to four
+capital letters and three to eight digits (``KX750``, ``ZT9000``, ``AB1234``); they are tickets
+whose hyphen was left out, so ``KX750`` and ``KX-750`` normalise alike. A currency code stays money
+(``USD1000``), and a prefix of ``NOT_TICKET_PREFIXES`` (``SHA256``, ``FY2024``) or a year as the
+digits (``CES2025``) is a name, not a code. Shorter digit runs are names and units (``MP3``,
+``COVID19``, ``5G``), and so are single letters (``A320``, ``H264``).
 Phones: every form is reduced to its digits; a North American number written with the ``+1`` or
 ``1-`` country/trunk prefix drops it, so ``+1 555 123 4567`` and ``(555) 123-4567`` both become
 ``5551234567``; any other ``+CC`` number keeps ``+`` and its country code.
@@ -32,6 +38,7 @@ _TRAILING_PUNCTUATION = ".,;:!?'\""
 _CLOSERS = {")": "(", "]": "[", "}": "{"}
 # Reversed text left of "-" in a ticket: optional digits then the letters of the prefix.
 TICKET_PREFIX_REVERSED = re.compile(r"[0-9]{0,4}[A-Za-z]{2,12}(?![\w-])")
+CODE_LETTERS_REVERSED = re.compile(r"[A-Z]{2,4}(?![\w])")
 HEX_REVERSED = re.compile(r"[0-9a-fA-F]{1,128}(?![\w-])")
 _UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 
@@ -97,6 +104,18 @@ def ticket_prefix_start(text: str, dash: int, floor: int) -> int | None:
     reach back before ``floor``, into the previous atom)."""
     match = TICKET_PREFIX_REVERSED.match(text[max(0, dash - 17) : dash][::-1])
     return dash - match.end() if match and dash - match.end() >= floor else None
+
+
+def glued_code(text: str, digit_start: int, end: int, floor: int) -> tuple[int, str] | None:
+    """(start, normalised form) of the glued code whose digits are ``text[digit_start:end]``, or
+    ``None`` when its letters name something else or reach back before ``floor``."""
+    match = CODE_LETTERS_REVERSED.match(text[max(0, digit_start - 5) : digit_start][::-1])
+    if match is None or digit_start - match.end() < floor:
+        return None
+    letters, digits = match.group()[::-1], text[digit_start:end]
+    if letters.lower() in NOT_TICKET_PREFIXES or (len(digits) == 4 and "1900" <= digits <= "2099"):
+        return None
+    return digit_start - match.end(), f"{letters}-{digits}"
 
 
 def hex_token_start(text: str, start: int, floor: int) -> int | None:

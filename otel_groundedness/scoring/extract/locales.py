@@ -24,9 +24,8 @@ def _frozen(mapping: dict[str, int]) -> Mapping[str, int]:
 
 @dataclass(frozen=True, eq=False)  # packs are singletons: identity hashing keeps them cacheable
 class LocalePack:
-    """Everything locale-specific. Word maps are lower-case; matching is case-insensitive for words
-    except month names, which must be capitalised (``March``) or, where ``lowercase_months`` is set,
-    written in lower case (French ``mars``)."""
+    """Everything locale-specific. Word maps are lower-case; words match in lower, capitalised and
+    upper case (``mars``, ``March``, ``MAY``; see ``month_words`` for "may" and "march")."""
 
     name: str
     group_separators: str  # characters that group thousands: "," / "." / spaces
@@ -35,7 +34,6 @@ class LocalePack:
     date_orders: tuple[DateOrder, ...]
     numeric_date_separators: str
     months: Mapping[str, int]
-    lowercase_months: bool
     magnitudes: Mapping[str, int]  # word -> power of ten, matched case-insensitively
     percent_words: Mapping[str, str]  # word -> "%", "pp" or "bp"
     hedges: tuple[str, ...]
@@ -88,7 +86,6 @@ def _pack(
     orders: tuple[DateOrder, ...],
     date_separators: str,
     months: dict[str, int] | None = None,
-    lowercase_months: bool = False,
     magnitudes: dict[str, int] | None = None,
     percent_words: dict[str, str] | None = None,
     hedges: tuple[str, ...] = (),
@@ -105,7 +102,6 @@ def _pack(
         date_orders=orders,
         numeric_date_separators=date_separators,
         months=_frozen({**ENGLISH_MONTHS, **(months or {})}),
-        lowercase_months=lowercase_months,
         magnitudes=_frozen({**ENGLISH_MAGNITUDES, **(magnitudes or {})}),
         percent_words=MappingProxyType({**ENGLISH_PERCENT, **(percent_words or {})}),
         hedges=ENGLISH_HEDGES + hedges,
@@ -144,7 +140,6 @@ PACKS: Mapping[str, LocalePack] = MappingProxyType(
             orders=("DMY",),
             date_separators="/.-",
             months=FRENCH_MONTHS,
-            lowercase_months=True,
             magnitudes={"mille": 3, "millions": 6, "milliard": 9, "milliards": 9, "md": 9, "mds": 9},
             percent_words={
                 "pour cent": "%",

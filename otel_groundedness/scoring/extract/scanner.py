@@ -9,9 +9,16 @@ from collections.abc import Callable, Sequence
 from typing import TypeAlias
 
 from otel_groundedness.scoring.atoms import Atom, CalendarDate, Identifier
-from otel_groundedness.scoring.extract import dates, identifiers, years
-from otel_groundedness.scoring.extract.grammar import CURRENCY_SYMBOLS, DOLLAR_PREFIXES, LEAD_CHARS, Grammar
+from otel_groundedness.scoring.extract import dates, identifiers, month_words, years
+from otel_groundedness.scoring.extract.grammar import (
+    CURRENCY_CODES,
+    CURRENCY_SYMBOLS,
+    DOLLAR_PREFIXES,
+    LEAD_CHARS,
+    Grammar,
+)
 from otel_groundedness.scoring.extract.locales import LocalePack
+from otel_groundedness.scoring.extract.month_words import is_word_month, led_as_date
 from otel_groundedness.scoring.extract.quantities import quantity
 
 Match: TypeAlias = re.Match[str]
@@ -138,6 +145,8 @@ class Scan:
                 currency = currency or suffix.label
             elif role == "magnitude" or (role == "money_magnitude" and currency):
                 exponent = suffix.exponent
+            elif suffix.label is None:
+                return None  # "$250MM" is money; "9MM" is no figure at all
             else:  # a unit, or a money-only magnitude without money: "10m" is ten metres
                 unit = suffix.label
         if kind == "number":
@@ -147,6 +156,10 @@ class Scan:
                 return self._year(start, end)
             elif not (exponent or unit) and len(int_digits) + len(frac) < self.min_digits:
                 return None
+        opening = start - lead - 2
+        if text.startswith(" )", end) and opening >= floor and text.startswith("( ", opening):
+            # "( 1,234 )": a tokenised accounting negative. Unspaced "(1,234)" stays an aside.
+            negative, lead, end = True, lead + 2, end + 2
         atom_start = start - lead
         value = quantity(int_digits, frac, exponent, negative, hedged, currency, unit)
         return Atom(kind, text[atom_start:end], atom_start, end, value)  # type: ignore[arg-type]
@@ -210,8 +223,12 @@ class Scan:
     def day_month(self, m: Match) -> Found:
         start, end = m.span()
         year = m.group("dm_y")
+        word_end = m.end("dm_d")
+        bare = not year and not self.text[word_end : m.start("dm_w")].strip()  # no ordinal, no "of"
+        if bare and is_word_month(m.group("dm_w")) and not led_as_date(self.text, start, self.floor, False):
+            return None  # "up to 30 may attend"
         month = self.pack.months[m.group("dm_w").lower()]
-        day = int(self.text[start : m.end("dm_d")])
+        day = int(self.text[start:word_end])
         return self._date(start, end, dates.single(int(year) if year else None, month, day))
 
     def month_first(self, m: Match) -> Found:
@@ -220,6 +237,25 @@ class Scan:
         day, year = m.group("mf_d"), m.group("mf_y") or m.group("mf_yo")
         calendar = dates.single(int(year) if year else None, month, int(day) if day else None)
         return self._date(start, end, calendar)
+
+    def lowercase_month_first(self, m: Match) -> Found:
+        """A lower-case month name written first, matched from the digit after it."""
+        digit_start, end = m.span()
+        start = month_words.name_start(self.text, digit_start - 1)
+        if start < self.floor:
+            return None
+        word = self.text[start : digit_start - 1]
+        if m.group("lm_yo") is not None:
+            day, year = None, self.text[digit_start:end]
+        else:
+            day, year = self.text[digit_start : m.end("lm_d")], m.group("lm_y")
+            bare = not year and m.end("lm_d") == end  # no ordinal either
+            if bare and is_word_month(word) and not led_as_date(self.text, start, self.floor, True):
+                return None  # "you may 30 days later"
+        month = self.pack.months[word]
+        return self._date(
+            start, end, dates.single(int(year) if year else None, month, int(day) if day else None)
+        )
 
     def relative_word(self, m: Match) -> Found:
         start, end = m.span()
@@ -254,7 +290,7 @@ class Scan:
         return Atom("identifier", self.text[start:end], start, end, Identifier(normalized, shape))
 
     def skip(self, m: Match) -> Found:
-        """A digit run too long for any atom: nothing to read in it."""
+        """A digit run too long for any atom, or a figure glued to a word: nothing to read in it."""
         return None
 
     def uuid(self, m: Match) -> Found:
@@ -290,6 +326,11 @@ class Scan:
         if digits < identifiers.TICKET_MIN_CODE_DIGITS:
             return None
         return self._identifier(start, end, f"{prefix}-{code}".upper(), "ticket")
+
+    def code(self, m: Match) -> Found:
+        digit_start, end = m.span()
+        found = identifiers.glued_code(self.text, digit_start, end, self.floor)
+        return None if found is None else self._identifier(found[0], end, found[1], "ticket")
 
     def hashtag(self, m: Match) -> Found:
         start, end = m.span()
@@ -335,7 +376,7 @@ def _read_left(context: re.Match[str], room: int) -> tuple[int, bool, bool, str 
         return 0, False, hedged, None
     symbol, code = context.group("sym", "code")
     if code:
-        currency: str | None = code[::-1]
+        currency: str | None = CURRENCY_CODES[code[::-1]]
     elif symbol is None:
         currency = None
     else:
@@ -356,7 +397,9 @@ def _non_overlapping(claims: list[Atom]) -> list[Atom]:
 _HANDLERS: dict[str, Callable[[Scan, Match], Found]] = {
     "qty": Scan.quantity,
     "skip": Scan.skip,
+    "glued": Scan.skip,
     "uuid": Scan.uuid,
+    "code": Scan.code,
     "hexmid": Scan.hex_inside,
     "hexword": Scan.hex_word,
     "ticket": Scan.ticket,
@@ -373,6 +416,7 @@ _HANDLERS: dict[str, Callable[[Scan, Match], Found]] = {
     "numdate": Scan.numeric_date,
     "daymonth": Scan.day_month,
     "monthfirst": Scan.month_first,
+    "lowmonth": Scan.lowercase_month_first,
     "relword": Scan.relative_word,
     "relago": Scan.relative_ago,
     "relpre": Scan.relative_prefixed,
