@@ -194,7 +194,8 @@ def test_an_interrupt_exits_130_without_a_traceback(tmp_path: Path) -> None:
 
 def test_ctrl_c_while_workers_score_stops_them_all(tmp_path: Path) -> None:
     recording = tmp_path / "long.jsonl"
-    write_recording(recording, 4 * 1024 * 1024)
+    # Large enough that the replay is still scoring when Ctrl-C arrives (4 MiB once finished first).
+    write_recording(recording, 24 * 1024 * 1024)
     args = ["replay", str(recording), "--no-progress", "--jobs", "2", "--json", str(tmp_path / "r.json")]
     process = subprocess.Popen(
         [str(SCRIPT), *args],
