@@ -24,7 +24,7 @@ from otel_groundedness.conventions._common import (
     turn_start,
 )
 from otel_groundedness.conventions._json import as_dict, as_list, decode
-from otel_groundedness.conventions._producer import Producer, any_key
+from otel_groundedness.conventions._producer import Producer
 from otel_groundedness.records import SpanFacts, SpanRecord
 from otel_groundedness.scoring.evidence import Evidence
 
@@ -111,4 +111,4 @@ def _name(call: Mapping[str, Any]) -> str | None:
 
 
 # Its spans also carry gen_ai.operation.name / gen_ai.system, so it goes before the semconv reader.
-PRODUCER = Producer(name=CONVENTION, order=35, gate_keys=GATE_KEYS, claims=any_key(GATE_KEYS), read_span=read)
+PRODUCER = Producer(name=CONVENTION, order=35, gate_keys=GATE_KEYS, read_span=read)

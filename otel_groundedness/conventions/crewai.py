@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from otel_groundedness.conventions._common import semconv_context, text_attr
-from otel_groundedness.conventions._producer import Producer, any_key
+from otel_groundedness.conventions._producer import Producer
 from otel_groundedness.records import SpanFacts, SpanRecord
 
 CONVENTION = "crewai"
@@ -38,4 +38,4 @@ def read(span: SpanRecord) -> SpanFacts | None:
 
 
 # Before the Traceloop reader, which leaves task spans to the semconv one (no answer there).
-PRODUCER = Producer(name=CONVENTION, order=38, gate_keys=GATE_KEYS, claims=any_key(GATE_KEYS), read_span=read)
+PRODUCER = Producer(name=CONVENTION, order=38, gate_keys=GATE_KEYS, read_span=read)

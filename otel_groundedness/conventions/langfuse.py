@@ -33,7 +33,7 @@ from otel_groundedness.conventions._common import (
 )
 from otel_groundedness.conventions._json import as_dict, as_list, as_text, decode
 from otel_groundedness.conventions._langchain import langchain_message
-from otel_groundedness.conventions._producer import Producer, any_key
+from otel_groundedness.conventions._producer import Producer
 from otel_groundedness.records import SpanFacts, SpanRecord, TurnContext
 from otel_groundedness.scoring.evidence import Evidence
 
@@ -174,4 +174,4 @@ def _text(fields: Mapping[str, Any]) -> str | None:
     return content_text(fields.get("content"))
 
 
-PRODUCER = Producer(name=CONVENTION, order=27, gate_keys=GATE_KEYS, claims=any_key(GATE_KEYS), read_span=read)
+PRODUCER = Producer(name=CONVENTION, order=27, gate_keys=GATE_KEYS, read_span=read)

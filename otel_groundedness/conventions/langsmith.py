@@ -30,7 +30,7 @@ from otel_groundedness.conventions._common import (
 )
 from otel_groundedness.conventions._json import as_dict, as_list, decode
 from otel_groundedness.conventions._langchain import langchain_message, llm_output
-from otel_groundedness.conventions._producer import Producer, any_key
+from otel_groundedness.conventions._producer import Producer
 from otel_groundedness.records import SpanFacts, SpanRecord
 from otel_groundedness.scoring.evidence import Evidence
 
@@ -117,4 +117,4 @@ def _name(fields: Mapping[str, Any]) -> str | None:
     return name if isinstance(name, str) else None
 
 
-PRODUCER = Producer(name=CONVENTION, order=25, gate_keys=GATE_KEYS, claims=any_key(GATE_KEYS), read_span=read)
+PRODUCER = Producer(name=CONVENTION, order=25, gate_keys=GATE_KEYS, read_span=read)

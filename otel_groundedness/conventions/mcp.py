@@ -25,7 +25,7 @@ from otel_groundedness.conventions._common import (
     tool_span_facts,
 )
 from otel_groundedness.conventions._json import as_dict, as_list, decode
-from otel_groundedness.conventions._producer import Producer, any_key
+from otel_groundedness.conventions._producer import Producer
 from otel_groundedness.records import SpanFacts, SpanRecord
 
 CONVENTION = "mcp"
@@ -80,4 +80,4 @@ def _result(raw: Any) -> Any:
 
 # Before the Traceloop reader (its MCP server spans carry a span kind too) and semconv (the SDK's
 # server span says execute_tool).
-PRODUCER = Producer(name=CONVENTION, order=36, gate_keys=GATE_KEYS, claims=any_key(GATE_KEYS), read_span=read)
+PRODUCER = Producer(name=CONVENTION, order=36, gate_keys=GATE_KEYS, read_span=read)

@@ -32,7 +32,7 @@ from otel_groundedness.conventions._common import (
 )
 from otel_groundedness.conventions._json import Decoded, as_dict, as_list, as_text
 from otel_groundedness.conventions._langchain import langchain_message, llm_output
-from otel_groundedness.conventions._producer import Producer, any_key
+from otel_groundedness.conventions._producer import Producer
 from otel_groundedness.records import SpanFacts, SpanRecord, TurnContext
 from otel_groundedness.scoring.evidence import Evidence
 
@@ -152,4 +152,4 @@ def _text(fields: Mapping[str, Any]) -> str | None:
     return content_text(fields.get("content"))
 
 
-PRODUCER = Producer(name=CONVENTION, order=28, gate_keys=GATE_KEYS, claims=any_key(GATE_KEYS), read_span=read)
+PRODUCER = Producer(name=CONVENTION, order=28, gate_keys=GATE_KEYS, read_span=read)

@@ -19,7 +19,7 @@ from otel_groundedness.conventions._common import (
     tool_span_facts,
 )
 from otel_groundedness.conventions._indexed import group_indexed, has_gaps
-from otel_groundedness.conventions._producer import Producer, any_key
+from otel_groundedness.conventions._producer import Producer
 from otel_groundedness.records import SpanFacts, SpanRecord
 from otel_groundedness.scoring.evidence import Evidence
 
@@ -129,13 +129,11 @@ TRACELOOP_PRODUCER = Producer(
     name=TRACELOOP_CONVENTION,
     order=40,
     gate_keys=TRACELOOP_KEYS,
-    claims=any_key(TRACELOOP_KEYS),
     read_span=read_traceloop,
 )
 INDEXED_PRODUCER = Producer(
     name=INDEXED_CONVENTION,
     order=50,
     gate_keys=INDEXED_KEYS,
-    claims=any_key(INDEXED_KEYS),
     read_span=read_indexed,
 )

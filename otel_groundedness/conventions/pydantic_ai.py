@@ -14,7 +14,7 @@ from typing import Any
 from otel_groundedness.conventions import semconv_messages as msgs
 from otel_groundedness.conventions._common import semconv_context, text_attr
 from otel_groundedness.conventions._json import as_list, decode
-from otel_groundedness.conventions._producer import Producer, any_key
+from otel_groundedness.conventions._producer import Producer
 from otel_groundedness.records import SpanFacts, SpanRecord
 
 CONVENTION = "pydantic_ai"
@@ -56,4 +56,4 @@ def _final_text(value: Any) -> tuple[str | None, bool]:
         return None, True
 
 
-PRODUCER = Producer(name=CONVENTION, order=30, gate_keys=GATE_KEYS, claims=any_key(GATE_KEYS), read_span=read)
+PRODUCER = Producer(name=CONVENTION, order=30, gate_keys=GATE_KEYS, read_span=read)

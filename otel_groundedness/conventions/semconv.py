@@ -20,7 +20,7 @@ from otel_groundedness.conventions._common import (
     tool_span_facts,
 )
 from otel_groundedness.conventions._json import as_dict, as_list, decode
-from otel_groundedness.conventions._producer import Producer, any_key
+from otel_groundedness.conventions._producer import Producer
 from otel_groundedness.records import SpanFacts, SpanRecord
 
 CONVENTION = "semconv"
@@ -101,4 +101,4 @@ def _read_retrieval(span: SpanRecord) -> SpanFacts:
     return retrieval_span_facts(CONVENTION, span, context, documents, truncated=decoded.truncated)
 
 
-PRODUCER = Producer(name=CONVENTION, order=90, gate_keys=GATE_KEYS, claims=any_key(GATE_KEYS), read_span=read)
+PRODUCER = Producer(name=CONVENTION, order=90, gate_keys=GATE_KEYS, read_span=read)

@@ -20,7 +20,7 @@ from otel_groundedness.conventions._common import (
     turn_start,
 )
 from otel_groundedness.conventions._json import as_dict, as_list, as_text, decode
-from otel_groundedness.conventions._producer import Producer, any_key
+from otel_groundedness.conventions._producer import Producer
 from otel_groundedness.records import SpanFacts, SpanRecord, TurnContext
 from otel_groundedness.scoring.evidence import Evidence
 
@@ -146,4 +146,4 @@ def _tool_results(messages: list[Any]) -> tuple[Evidence, ...]:
     return tuple(found)
 
 
-PRODUCER = Producer(name=CONVENTION, order=20, gate_keys=GATE_KEYS, claims=any_key(GATE_KEYS), read_span=read)
+PRODUCER = Producer(name=CONVENTION, order=20, gate_keys=GATE_KEYS, read_span=read)

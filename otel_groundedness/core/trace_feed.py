@@ -27,15 +27,20 @@ TRACE_LIMITS = PairingLimits(max_traces=1, max_trace_bytes=64 * 1024 * 1024, tra
 
 @dataclass(frozen=True, slots=True)
 class ScoredTurn:
-    """A turn scored: the enriched span its score belongs to, that span's input position, the evaluation.
+    """A turn scored: the input span its score belongs to, that span's input position, the evaluation.
 
     A host that keeps its own form of each input span (the gateway's protobuf spans) writes
-    ``evaluation`` onto the one at ``position``.
+    ``evaluation`` onto the one at ``position``; one that forwards records reads ``span``.
     """
 
-    span: SpanRecord
+    source: SpanRecord
     position: int
     evaluation: Evaluation
+
+    @property
+    def span(self) -> SpanRecord:
+        """The input span with the evaluation added, built on demand (the gateway never needs it)."""
+        return enrich_record(self.source, self.evaluation)
 
     @property
     def turn(self) -> Turn:
@@ -51,12 +56,20 @@ class ScoredTrace:
     """One trace scored: its records, the turns scored in it and the turns skipped."""
 
     trace_id: int
-    spans: list[SpanRecord]  # input order, scored ones enriched
+    inputs: Sequence[SpanRecord]
     log_events: list[LogEventRecord]
     scored: list[ScoredTurn]
     skipped: Counter[str]
     paired: bool  # it held records the pairing buffer reads (counted as a trace in summaries)
     evaluator: Evaluator
+
+    @property
+    def spans(self) -> list[SpanRecord]:
+        """The input spans in order, the scored ones enriched (built on demand)."""
+        spans = list(self.inputs)
+        for turn in self.scored:
+            spans[turn.position] = turn.span
+        return spans
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,16 +124,13 @@ def score_trace(
             decisions.extend(core.span_read(item, step.facts, step.position))
     decisions.extend(core.drain())
 
-    enriched = list(spans)
     scored: list[ScoredTurn] = []
     skipped: Counter[str] = Counter()
     for decision in decisions:
         if decision.skip is not None:
             skipped[decision.skip] += 1
         if decision.evaluation is not None:
-            span = enrich_record(spans[decision.handle], decision.evaluation)
-            enriched[decision.handle] = span
-            scored.append(ScoredTurn(span, decision.handle, decision.evaluation))
+            scored.append(ScoredTurn(spans[decision.handle], decision.handle, decision.evaluation))
     return ScoredTrace(
-        trace_id, enriched, list(log_events), scored, skipped, paired=bool(steps), evaluator=core.evaluator
+        trace_id, spans, list(log_events), scored, skipped, paired=bool(steps), evaluator=core.evaluator
     )

@@ -13,7 +13,7 @@ from opentelemetry.proto.trace.v1.trace_pb2 import ScopeSpans, Span
 
 from otel_groundedness.core import Evaluation
 from otel_groundedness.gateway.trace_buffer import HeldSpan, Origin
-from otel_groundedness.replay.otlp_values import to_any_value, to_key_values
+from otel_groundedness.replay.otlp_values import add_key_values, set_any_value
 from otel_groundedness.telemetry import names
 
 _TRACE_FLAGS_MASK = 0xFF
@@ -22,30 +22,32 @@ _TRACE_FLAGS_MASK = 0xFF
 def write_evaluation(span: Span, evaluation: Evaluation) -> None:
     """Add the evaluation to ``span`` in place: attributes (replacing any of the same key) and the event."""
     added = evaluation.span_attributes
+    replaced: set[str] = set()
     for item in span.attributes:
         if item.key in added:
-            item.value.CopyFrom(to_any_value(added[item.key]))
-    present = {item.key for item in span.attributes}
-    span.attributes.extend(to_key_values({key: value for key, value in added.items() if key not in present}))
+            item.value.Clear()
+            set_any_value(item.value, added[item.key])
+            replaced.add(item.key)
+    if replaced:
+        added = {key: value for key, value in added.items() if key not in replaced}
+    add_key_values(span.attributes, added)
     # Stamped at the span end so that viewers draw it inside the span it evaluates.
-    span.events.add(
-        time_unix_nano=span.end_time_unix_nano,
-        name=names.EVENT_EVALUATION_RESULT,
-        attributes=to_key_values(evaluation.event_attributes),
-    )
+    event = span.events.add(time_unix_nano=span.end_time_unix_nano, name=names.EVENT_EVALUATION_RESULT)
+    add_key_values(event.attributes, evaluation.event_attributes)
 
 
 def evaluation_record(span: Span, evaluation: Evaluation, now_ns: int) -> LogRecord:
     """The ``gen_ai.evaluation.result`` log record for a scored span, in that span's trace context."""
-    return LogRecord(
+    record = LogRecord(
         time_unix_nano=now_ns,
         observed_time_unix_nano=now_ns,
         trace_id=span.trace_id,
         span_id=span.span_id,
         flags=span.flags & _TRACE_FLAGS_MASK,
         event_name=names.EVENT_EVALUATION_RESULT,
-        attributes=to_key_values(evaluation.event_attributes),
     )
+    add_key_values(record.attributes, evaluation.event_attributes)
+    return record
 
 
 class _Grouping:

@@ -12,12 +12,11 @@ from typing import Any
 from opentelemetry.proto.collector.logs.v1.logs_service_pb2 import ExportLogsServiceRequest
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 from opentelemetry.proto.logs.v1.logs_pb2 import LogRecord, ResourceLogs, ScopeLogs
-from opentelemetry.proto.resource.v1.resource_pb2 import Resource
 from opentelemetry.proto.trace.v1.trace_pb2 import ResourceSpans, ScopeSpans, Span
 
 from otel_groundedness.processor.sdk_records import log_record_from_sdk
 from otel_groundedness.records import LogEventRecord, SpanEventRecord, SpanRecord
-from otel_groundedness.replay.otlp_values import ValueReader, to_any_value, to_key_values
+from otel_groundedness.replay.otlp_values import ValueReader, add_key_values, set_any_value
 from otel_groundedness.replay.partition import EVERYTHING, Partition
 
 _KIND_NAMES = {0: "INTERNAL", 1: "INTERNAL", 2: "SERVER", 3: "CLIENT", 4: "PRODUCER", 5: "CONSUMER"}
@@ -89,7 +88,7 @@ def request_from_spans(spans: Iterable[SpanRecord]) -> ExportTraceServiceRequest
         resource_spans = resources.get(resource_key)
         if resource_spans is None:
             resource_spans = request.resource_spans.add()
-            resource_spans.resource.CopyFrom(Resource(attributes=to_key_values(record.resource)))
+            add_key_values(resource_spans.resource.attributes, record.resource)
             resources[resource_key] = resource_spans
         scope_spans = groups.get((resource_key, record.scope))
         if scope_spans is None:
@@ -112,10 +111,10 @@ def log_message(event: LogEventRecord) -> LogRecord:
         trace_id=event.trace_id.to_bytes(16, "big"),
         span_id=event.span_id.to_bytes(8, "big"),
         event_name=event.event_name,
-        attributes=to_key_values(event.attributes),
     )
+    add_key_values(log.attributes, event.attributes)
     if event.body is not None:
-        log.body.CopyFrom(to_any_value(event.body))
+        set_any_value(log.body, event.body)
     return log
 
 
@@ -146,14 +145,13 @@ def span_message(record: SpanRecord) -> Span:
         kind=_KIND_NUMBERS.get(record.kind, 1),  # type: ignore[arg-type]
         start_time_unix_nano=record.start_time_ns,
         end_time_unix_nano=record.end_time_ns,
-        attributes=to_key_values(record.attributes),
     )
+    add_key_values(span.attributes, record.attributes)
     if record.parent_span_id:
         span.parent_span_id = record.parent_span_id.to_bytes(8, "big")
     for event in record.events:
-        span.events.add(
-            time_unix_nano=event.timestamp_ns, name=event.name, attributes=to_key_values(event.attributes)
-        )
+        added = span.events.add(time_unix_nano=event.timestamp_ns, name=event.name)
+        add_key_values(added.attributes, event.attributes)
     return span
 
 

@@ -26,7 +26,7 @@ from opentelemetry.proto.trace.v1.trace_pb2 import ScopeSpans
 from otel_groundedness.records import LogEventRecord, SpanRecord
 from otel_groundedness.replay.otlp_codec import log_message, span_message
 from otel_groundedness.replay.otlp_json import base64_to_hex_ids
-from otel_groundedness.replay.otlp_values import to_key_values
+from otel_groundedness.replay.otlp_values import add_key_values
 
 _RESOURCE_CACHE = 256  # distinct resources remembered per encoder (a process has one or a few)
 
@@ -61,9 +61,9 @@ class RecordEncoder:
         if resource is None:
             if len(self._resources) >= _RESOURCE_CACHE:
                 self._resources.clear()
-            resource = self._resources[resource_key] = self._encode(
-                Resource(attributes=to_key_values(record.resource))
-            )
+            message = Resource()
+            add_key_values(message.attributes, record.resource)
+            resource = self._resources[resource_key] = self._encode(message)
         scope = self._encode(InstrumentationScope(name=record.scope))
         return EncodedSpan(key, resource_key, resource, scope, self._encode(span_message(record)))
 

@@ -64,7 +64,7 @@ class StepRenderer:
         for released in step.traces:
             trace = released.trace
             turns = [TurnResult.of(scored, with_entry=self._entries) for scored in trace.scored]
-            traces.append(TraceResult(released.key, len(trace.spans), trace.paired, trace.skipped, turns))
+            traces.append(TraceResult(released.key, len(trace.inputs), trace.paired, trace.skipped, turns))
             if self._encoder is not None:
                 spans += map(self._encoder.span, released.span_keys, trace.spans)
                 log_events += map(self._encoder.log, released.event_keys, trace.log_events)

@@ -23,7 +23,7 @@ def turn_entry(scored: ScoredTurn) -> dict[str, Any]:
     return {
         "trace_id": f"{scored.turn.trace_id:032x}",
         "span_id": f"{scored.turn.span_id:016x}",
-        "span_name": scored.span.name,
+        "span_name": scored.source.name,
         "agent": context.agent_name,
         "model": context.response_model or context.request_model,
         "provider": context.provider,
