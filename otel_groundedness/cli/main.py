@@ -32,6 +32,7 @@ SUBCOMMANDS: dict[str, str] = {
     "replay": "otel_groundedness.cli.replay_command",
     "demo": "otel_groundedness.cli.demo_command",
     "gateway": "otel_groundedness.cli.gateway_command",
+    "ring-shares": "otel_groundedness.cli.ring_shares_command",
 }
 
 
