@@ -2,7 +2,8 @@
 
 Each recording keeps only the attribute keys its ``MetricSpec`` lists, so ids or content can never
 leak into metric attributes. Histograms carry explicit bucket advice (the SDK's default buckets would
-put every 0..1 score into one bucket).
+put every 0..1 score into one bucket). Counters are tallied in the process and reported by observable
+counters (``tally.py``): the same exported sums at a fraction of the cost per scored turn.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ from typing import Any
 
 from opentelemetry.metrics import (
     CallbackOptions,
-    Counter,
     Histogram,
     Meter,
     MeterProvider,
@@ -25,6 +25,7 @@ from otel_groundedness.evaluator import Evaluator
 from otel_groundedness.records import TurnContext
 from otel_groundedness.scoring import GroundednessReport
 from otel_groundedness.telemetry import names
+from otel_groundedness.telemetry.tally import Tally
 
 METER_NAME = names.INSTRUMENTATION_SCOPE
 
@@ -55,14 +56,15 @@ class GroundednessInstruments:
         meter = get_meter(METER_NAME, meter_provider=meter_provider)
         self._queue_size = queue_size
         self._evaluator = evaluator
-        self._counters: dict[str, Counter] = {}
+        self._counters: dict[str, Tally] = {}
         self._histograms: dict[str, Histogram] = {}
         for spec in names.METRICS:
             self._create(meter, spec)
 
     def _create(self, meter: Meter, spec: names.MetricSpec) -> None:
         if spec.instrument == "counter":
-            self._counters[spec.name] = meter.create_counter(spec.name, spec.unit, spec.description)
+            tally = self._counters[spec.name] = Tally()
+            meter.create_observable_counter(spec.name, [tally.observe], spec.unit, spec.description)
         elif spec.instrument == "histogram":
             self._histograms[spec.name] = meter.create_histogram(
                 spec.name,
@@ -103,7 +105,7 @@ class GroundednessInstruments:
         if report.score is not None and report.label not in _UNSCORED_LABELS:
             self._histograms[names.METRIC_SCORE.name].record(report.score, _select(names.METRIC_SCORE, turn))
         atoms = self._counters[names.METRIC_ATOMS.name]
-        # One add per (kind, verdict), not per atom: each add costs the SDK a lookup and a lock.
+        # One add per (kind, verdict), not per atom.
         tally = collections.Counter(
             (verdict.kind, verdict.verdict)
             for verdict in (*report.supported, *report.contradicted, *report.unsupported)

@@ -1,0 +1,44 @@
+"""Counts kept in the process and reported through an observable counter when metrics are collected.
+
+A synchronous SDK ``Counter.add`` builds a ``Measurement``, cleans its attributes and updates every
+reader's storage: about 30 µs, and a scored turn made six of them (turns, atoms by kind and verdict,
+budget). A ``Tally.add`` is one dict update under a lock. The exported data is the same monotonic
+cumulative sum. Like the SDK's cardinality limit, a tally keeps at most ``max_series`` attribute sets;
+a new set past it counts in the ``otel.metric.overflow`` series, so memory stays bounded and no count
+is lost.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from opentelemetry.metrics import CallbackOptions, Observation
+
+OVERFLOW_ATTRIBUTES: Mapping[str, Any] = {"otel.metric.overflow": True}
+_OVERFLOW_KEY = tuple(OVERFLOW_ATTRIBUTES.items())
+MAX_SERIES = 2000  # the SDK's default cardinality limit
+
+
+class Tally:
+    """Cumulative counts per attribute set; thread-safe, bounded to ``max_series`` sets."""
+
+    def __init__(self, max_series: int = MAX_SERIES) -> None:
+        self._max_series = max_series
+        self._counts: dict[tuple[tuple[str, Any], ...], int] = {}
+        self._lock = threading.Lock()
+
+    def add(self, amount: int, attributes: Mapping[str, Any] | None = None) -> None:
+        key = tuple(attributes.items()) if attributes else ()
+        with self._lock:
+            count = self._counts.get(key)
+            if count is None and len(self._counts) >= self._max_series:
+                key, count = _OVERFLOW_KEY, self._counts.get(_OVERFLOW_KEY)
+            self._counts[key] = (count or 0) + amount
+
+    def observe(self, _options: CallbackOptions) -> Iterable[Observation]:
+        """The observable counter's callback: every series' total so far."""
+        with self._lock:
+            totals = list(self._counts.items())
+        return [Observation(count, dict(key)) for key, count in totals]
