@@ -217,7 +217,7 @@ def percentiles_ms(latencies: list[float]) -> str:
 def main() -> None:
     quick = bool(os.environ.get("BENCH_QUICK"))
     passthrough_requests = 300 if quick else 1500
-    demo_mb = 3 if quick else 36
+    demo_mb = 3 if quick else 24
     sink = Sink()
     server, port = sink.serve()
     with tempfile.TemporaryDirectory(prefix="gateway-bench-") as scratch:
