@@ -29,15 +29,27 @@ _LABEL_KEYS = ("name", "label", "metric", "title", "field", "kind", "type", "cat
 
 
 def words(text: str) -> set[str]:
-    """Normalised label words of ``text``: lower-case, camelCase split, plural ``s`` dropped."""
+    """Normalised label words of ``text``: lower-case, camelCase split, plural made singular."""
     found: set[str] = set()
     for match in _WORD.finditer(_CAMEL_BOUNDARY.sub(" ", text)):
-        word = match.group().lower()
-        if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
-            word = word[:-1]
+        word = _singular(match.group().lower())
         if word not in _STOPWORDS:
             found.add(word)
     return found
+
+
+# Plural endings and what replaces them, longest first; "-ss", "-us" and "-is" words are no plurals.
+_PLURAL_ENDINGS = (("sses", "ss"), ("ches", "ch"), ("shes", "sh"), ("xes", "x"), ("ies", "y"))
+_NOT_PLURAL = ("ss", "us", "is")
+
+
+def _singular(word: str) -> str:
+    if len(word) <= 3 or not word.endswith("s") or word.endswith(_NOT_PLURAL):
+        return word
+    for ending, replacement in _PLURAL_ENDINGS:
+        if word.endswith(ending) and len(word) > len(ending) + 1:
+            return word[: -len(ending)] + replacement
+    return word[:-1]
 
 
 def window_words(text: str, start: int, end: int, lower: int = 0, upper: int | None = None) -> set[str]:
