@@ -1,7 +1,8 @@
 """Byte estimates of queued work, taken on the application thread: flat loops, no parsing.
 
 SDK span attributes and event attributes are primitives or flat sequences of them, so one pass over
-the values is enough; a log record body may nest, so it goes through the iterative estimate.
+the values is enough (read from their backing dicts: ``sdk_attributes``); a log record body may
+nest, so it goes through the iterative estimate.
 """
 
 from __future__ import annotations
@@ -12,15 +13,16 @@ from typing import Any
 from opentelemetry.sdk.trace import ReadableSpan
 
 from otel_groundedness.payload import SCALAR_BYTES, estimate_bytes
+from otel_groundedness.processor.sdk_attributes import backing, raw_attributes
 from otel_groundedness.records import LogEventRecord
 
 # A span object with its context, name, timestamps and attribute dict, before any values.
 _SPAN_OVERHEAD_BYTES = 1024
 
 
-def _flat_bytes(attributes: Mapping[str, Any] | None) -> int:
+def _flat_bytes(attributes: Mapping[str, Any]) -> int:
     size = 0
-    for value in (attributes or {}).values():
+    for value in attributes.values():
         if isinstance(value, str):
             size += len(value)
         elif isinstance(value, tuple | list):
@@ -32,9 +34,9 @@ def _flat_bytes(attributes: Mapping[str, Any] | None) -> int:
 
 def span_bytes(span: ReadableSpan) -> int:
     """Approximate bytes a queued span keeps alive: its attribute and event values."""
-    size = _SPAN_OVERHEAD_BYTES + _flat_bytes(span.attributes)
+    size = _SPAN_OVERHEAD_BYTES + _flat_bytes(raw_attributes(span))
     for event in span.events:
-        size += _flat_bytes(event.attributes) + SCALAR_BYTES
+        size += _flat_bytes(backing(event.attributes)) + SCALAR_BYTES
     return size
 
 

@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Mapping, Sequence
-from types import MappingProxyType
-from typing import Any
+from collections.abc import Sequence
 
 from opentelemetry._logs import LoggerProvider, get_logger
 from opentelemetry.context import Context
@@ -25,6 +23,7 @@ from otel_groundedness.processor.agent_ledger import AgentLedger
 from otel_groundedness.processor.config import ProcessorSettings
 from otel_groundedness.processor.log_processor import GroundednessLogRecordProcessor
 from otel_groundedness.processor.queued_bytes import log_event_bytes, span_bytes
+from otel_groundedness.processor.sdk_attributes import raw_attributes
 from otel_groundedness.processor.work_handler import AgentLost, AgentStart, SpanWorkHandler, WorkItem
 from otel_groundedness.processor.worker import ScoringWorker
 from otel_groundedness.records import LogEventRecord
@@ -36,19 +35,8 @@ _logger = logging.getLogger(__name__)
 
 # The worker wakes at least this often to expire idle traces.
 _MAX_TICK_INTERVAL_S = 1.0
-_NO_ATTRIBUTES: Mapping[str, Any] = MappingProxyType({})
 # Matches the SDK batch processors' default shutdown budget.
 _SHUTDOWN_TIMEOUT_S = 30.0
-
-
-def _raw_attributes(span: ReadableSpan) -> Mapping[str, Any]:
-    """The span's attribute mapping, read without the ``MappingProxyType`` that ``.attributes`` adds.
-
-    A membership test through the proxy falls back to ``Mapping.__contains__`` (one raised
-    ``KeyError`` per miss, ~5 µs for the GenAI gate); the wrapped mapping is only read, never written.
-    """
-    raw: Mapping[str, Any] | None = getattr(span, "_attributes", None)
-    return raw if raw is not None else span.attributes or _NO_ATTRIBUTES
 
 
 class GroundednessSpanProcessor(SpanProcessor):
@@ -159,7 +147,7 @@ class GroundednessSpanProcessor(SpanProcessor):
         try:
             name = span.name
             # An agent recognised by name at start must reach the worker even without GenAI attributes.
-            candidate = takes_span(_raw_attributes(span), name) and span.context.trace_flags.sampled
+            candidate = takes_span(raw_attributes(span), name) and span.context.trace_flags.sampled
         except Exception:
             candidate = False
         try:

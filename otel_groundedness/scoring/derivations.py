@@ -84,27 +84,33 @@ class Deriver:
         self._cited_starts: list[int] = []
         self._views: dict[tuple[int | None, str, str | None, str | None], _View | None] = {}
 
-    def derive(self, atom: Atom, quantity: Quantity, around: AtomContext) -> Derivation | None:
-        """A derivation of ``quantity`` that passes the chance rule, or None."""
-        percent = atom.kind == "percent"
-        operations = cued_operations(around, percent)
+    def operations(self, atom: Atom, quantity: Quantity, around: AtomContext) -> frozenset[DerivedOperation]:
+        """The operations the wording around the figure allows; none: no derivation is looked for."""
         value = quantity.value
-        if not operations or value == 0 or not math.isfinite(value):
+        if value == 0 or not math.isfinite(value):
+            return frozenset()
+        return cued_operations(around, atom.kind == "percent")
+
+    def derive(self, atom: Atom, quantity: Quantity, around: AtomContext) -> Derivation | None:
+        """A derivation of ``quantity`` that passes the chance rule, or None. Raises ``BudgetSpent``
+        when the work budget cannot pay for the search."""
+        operations = self.operations(atom, quantity, around)
+        if not operations:
             return None
         if self._operands is None:
             self._operands = Operands(self._index)
         operands = self._operands
-        target = _Target(atom, quantity, around, operations, percent)
+        families = operands.families
+        self._index.budget.pay(PROBE * len(families))  # the last tier lists every family
+        target = _Target(atom, quantity, around, operations, atom.kind == "percent")
         answer_words = around.words()
         rows, cited = anchored(operands, self._cited_in(around))
         tied = tied_families(operands, answer_words)
-        families = operands.families
         # The records the sentence names and the figures it cites, taken together: "lines LN-1005
         # and LN-1022 weigh 153.10 kg together" adds a figure of each.
         named = list(dict.fromkeys([member for f in rows for member in families[f]] + cited))
         tiers: list[list[_Family]] = []
         seen: set[int] = set()
-        self._index.budget.left -= PROBE * len(families)  # the last tier lists every family
         for extra, chosen in (
             ([named] if len(rows) != 1 or len(named) > len(families[rows[0]]) else [], rows),
             (self._word_family(operands, tied, answer_words), tied),
@@ -188,7 +194,7 @@ class Deriver:
             return
         usable, total = view.usable, view.total
         if whole:
-            self._index.budget.left -= PROBE
+            self._index.budget.pay(PROBE)
             if total is None:
                 return
             aggregates: tuple[tuple[DerivedOperation, float], ...] = (
@@ -205,7 +211,7 @@ class Deriver:
                 ):
                     best.offer(distance, operation, usable, result)
             return
-        self._index.budget.left -= PROBE * len(usable) * len(target.operations)
+        self._index.budget.pay(PROBE * len(usable) * len(target.operations))
         ordered, values = view.by_value(operands.values)
         for operation in target.operations:
             if operation != "average":
@@ -220,7 +226,7 @@ class Deriver:
         key = (number, "", None, None) if plain else (number, target.kind, target.currency, target.unit)
         if number is not None and key in self._views:
             return self._views[key]
-        self._index.budget.left -= PROBE * len(members)
+        self._index.budget.pay(PROBE * len(members))
         usable = tuple(members) if plain else tuple(m for m in members if target.usable(operands, m))
         view: _View | None = None
         if len(usable) >= 2:

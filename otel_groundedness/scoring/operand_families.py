@@ -5,7 +5,11 @@ across the records of one list (a column), or the money and number atoms of one 
 text. Identifiers, years, dates and minor-unit amounts never join (their keys say so: ``id``,
 ``year``, ``zip``, ``amount_cents``), and neither do percents: a percent is derived, never an
 operand. Built once per ``score`` call, on the first figure that asks, in one pass over the
-evidence figures; each figure costs the work budget a probe.
+evidence figures. Each step is paid for before it starts and the build stops at the first the
+work budget cannot cover (``BudgetSpent``): the raw JSON figures at a candidate each (an evidence
+value read and placed in its row and column), the figures of text at a candidate and an atom's
+context each (their label words are read from the text around them), each family at a candidate
+(its label words).
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from otel_groundedness.scoring.budget import PROBE
+from otel_groundedness.scoring.budget import ATOM, CANDIDATE
 from otel_groundedness.scoring.corpus import Fragment, Path, RawScalar
 from otel_groundedness.scoring.index import EvidenceIndex, Hit
 from otel_groundedness.scoring.label_words import json_words, words
@@ -96,7 +100,8 @@ class Operands:
         containers: dict[tuple[object, ...], tuple[Path, Mapping[Any, Any] | None]] = {}
         corpus = self._index.corpus
         values = corpus.scalar_values
-        self._index.budget.left -= PROBE * len(values)
+        budget = self._index.budget
+        budget.pay(CANDIDATE * len(values))
         for position, row in enumerate(corpus.scalar_rows):
             source, path, _, currency, siblings, _, _ = row
             if path is None:
@@ -108,7 +113,7 @@ class Operands:
             self.by_origin[id(path)] = operand
             self._place(structural, containers, id(source), path, siblings, operand)
         text_hits = [hit for kind in ("money", "number") for hit in self._index.numeric_hits(kind)]
-        self._index.budget.left -= PROBE * len(text_hits)
+        budget.pay((CANDIDATE + ATOM) * len(text_hits))
         by_fragment: dict[int, list[int]] = defaultdict(list)
         for hit in text_hits:
             origin = hit.origin
@@ -199,6 +204,7 @@ class Operands:
     def _family(self, members: list[int], container: frozenset[str]) -> None:
         """Record a family; a lone figure is kept too, for the family of figures the answer's label
         words pick out (``Deriver``), but is never combined on its own."""
+        self._index.budget.pay(CANDIDATE)
         family = len(self.families)
         found = set(container)
         for member in members:

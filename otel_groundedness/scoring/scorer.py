@@ -9,7 +9,7 @@ from typing import Any
 
 from otel_groundedness.scoring import rules
 from otel_groundedness.scoring.atoms import Atom, CalendarDate, Quantity
-from otel_groundedness.scoring.budget import ATOM, WorkBudget
+from otel_groundedness.scoring.budget import ATOM, BudgetSpent, WorkBudget
 from otel_groundedness.scoring.corpus import collect
 from otel_groundedness.scoring.derivations import Deriver, derivation_needs
 from otel_groundedness.scoring.evidence import Evidence
@@ -76,22 +76,7 @@ def score(
         deriver = Deriver(index, policy.max_derivation_operands, policy.max_derivation_candidates)
     spans = sentence_spans(text, atoms)
     sentence_of = _sentence_numbers(atoms, spans)
-    judged: list[tuple[Atom, AtomContext, Judgement]] = []
-    for position, (atom, sentence) in enumerate(zip(atoms, sentence_of, strict=True)):
-        if budget.spent:
-            break  # the rest are reported unchecked: no verdict ever comes from a cut-short search
-        budget.left -= ATOM
-        previous_end = atoms[position - 1].end if position else 0
-        next_start = atoms[position + 1].start if position + 1 < len(atoms) else len(text)
-        around = AtomContext(text, atom.start, atom.end, spans[sentence], (previous_end, next_start))
-        judgement = judge(atom, index, around, policy.contradicted_band, deriver)
-        if deriver is not None and judgement.verdict == "supported":
-            deriver.note(atom, judgement.hit)
-        judged.append((atom, around, judgement))
-    if deriver is not None:
-        judged = [
-            (atom, around, _rederived(atom, around, judgement, deriver)) for atom, around, judgement in judged
-        ]
+    judged = _judge_atoms(text, atoms, spans, sentence_of, index, policy.contradicted_band, deriver)
     verdicts = [_verdict(atom, judgement) for atom, _, judgement in judged]
     checked = len(verdicts)
     return _report(
@@ -105,12 +90,73 @@ def score(
     )
 
 
-def _rederived(atom: Atom, around: AtomContext, judgement: Judgement, deriver: Deriver) -> Judgement:
+def _judge_atoms(
+    text: str,
+    atoms: list[Atom],
+    spans: list[tuple[int, int]],
+    sentence_of: list[int],
+    index: EvidenceIndex,
+    band: float,
+    deriver: Deriver | None,
+) -> list[tuple[Atom, AtomContext, Judgement]]:
+    """The atoms judged, in order, until the work budget is spent; the rest are unchecked. A
+    sentence's second derivation searches run once its last atom is judged, so the budget pays for
+    them before the next sentence's atoms."""
+    budget = index.budget
+    judged: list[tuple[Atom, AtomContext, Judgement]] = []
+    sentence_first = 0  # where in ``judged`` the sentence being judged starts
+    for position, (atom, sentence) in enumerate(zip(atoms, sentence_of, strict=True)):
+        if position and sentence != sentence_of[position - 1]:
+            if not _search_again(judged, sentence_first, deriver, atom.start):
+                return judged
+            sentence_first = position
+        if budget.spent:
+            break  # the rest are reported unchecked: no verdict ever comes from a cut-short search
+        budget.left -= ATOM
+        previous_end = atoms[position - 1].end if position else 0
+        next_start = atoms[position + 1].start if position + 1 < len(atoms) else len(text)
+        around = AtomContext(text, atom.start, atom.end, spans[sentence], (previous_end, next_start))
+        try:
+            judgement = judge(atom, index, around, band, deriver)
+        except BudgetSpent:
+            break  # its derivation search could not be paid for: unchecked too
+        if deriver is not None and judgement.verdict == "supported":
+            deriver.note(atom, judgement.hit)
+        judged.append((atom, around, judgement))
+    unjudged_from = atoms[len(judged)].start if len(judged) < len(atoms) else len(text)
+    _search_again(judged, sentence_first, deriver, unjudged_from)
+    return judged
+
+
+def _search_again(
+    judged: list[tuple[Atom, AtomContext, Judgement]], first: int, deriver: Deriver | None, unjudged_from: int
+) -> bool:
+    """Second searches for the sentence ``judged[first:]``, in place; the first one the budget
+    cannot give drops its atom and the rest (unchecked, as in the first pass) and returns False."""
+    if deriver is None:
+        return True
+    for position in range(first, len(judged)):
+        atom, around, judgement = judged[position]
+        try:
+            judged[position] = (atom, around, _rederived(atom, around, judgement, deriver, unjudged_from))
+        except BudgetSpent:
+            del judged[position:]
+            return False
+    return True
+
+
+def _rederived(
+    atom: Atom, around: AtomContext, judgement: Judgement, deriver: Deriver, unjudged_from: int
+) -> Judgement:
     """A figure not supported at first, searched again once the figures after it in its sentence
-    have their evidence ("up 25% to $1.25M from $1.0M" cites its operands after the percent)."""
+    have their evidence ("up 25% to $1.25M from $1.0M" cites its operands after the percent).
+    Figures of its sentence from ``unjudged_from`` on were never judged (the budget ran out): their
+    evidence could derive it, so a worded figure gets no verdict then."""
     value = atom.value
     if judgement.verdict == "supported" or not isinstance(value, Quantity):
         return judgement
+    if around.upper > unjudged_from and deriver.operations(atom, value, around):
+        raise BudgetSpent
     if not deriver.cited_after(atom, around):
         return judgement
     derived = deriver.derive(atom, value, around)

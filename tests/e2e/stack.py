@@ -209,6 +209,21 @@ class Prometheus:
         self.service.stop()
 
 
+def _run_prometheus(workdir: Path, config: dict[str, Any], *flags: str) -> Prometheus:
+    """Prometheus with ``config`` (written to ``workdir``) and extra ``flags`` on a free local port,
+    once its ready endpoint answers."""
+    config_path = _write_yaml(workdir / "prometheus.yml", config)
+    port = free_port()
+    argv = [
+        "prometheus", f"--config.file={config_path}", f"--storage.tsdb.path={workdir / 'prom-data'}",
+        f"--web.listen-address=127.0.0.1:{port}", *flags,
+    ]  # fmt: skip
+    service = start_service("prometheus", argv, workdir)
+    url = f"http://127.0.0.1:{port}"
+    service.wait_ready("ready endpoint", lambda: http_ok(f"{url}/-/ready"), timeout=30)
+    return Prometheus(service, url)
+
+
 def start_prometheus(
     workdir: Path, *, collector_target: str, app_target: str, alertmanager_target: str
 ) -> Prometheus:
@@ -220,31 +235,14 @@ def start_prometheus(
     targets = {"otelcol-groundedness": collector_target, "agent-apps": app_target}
     for job in config["scrape_configs"]:
         job["static_configs"][0]["targets"] = [targets[job["job_name"]]]
-    config_path = _write_yaml(workdir / "prometheus.yml", config)
-    port = free_port()
-    argv = [
-        "prometheus", f"--config.file={config_path}", f"--storage.tsdb.path={workdir / 'prom-data'}",
-        f"--web.listen-address=127.0.0.1:{port}",
-    ]  # fmt: skip
-    service = start_service("prometheus", argv, workdir)
-    url = f"http://127.0.0.1:{port}"
-    service.wait_ready("ready endpoint", lambda: http_ok(f"{url}/-/ready"), timeout=30)
-    return Prometheus(service, url)
+    return _run_prometheus(workdir, config)
 
 
 def start_remote_write_receiver(workdir: Path) -> Prometheus:
     """A Prometheus that scrapes nothing and accepts remote write on /api/v1/write."""
     workdir.mkdir(parents=True, exist_ok=True)
-    config_path = _write_yaml(workdir / "prometheus.yml", {"global": {"evaluation_interval": "1s"}})
-    port = free_port()
-    argv = [
-        "prometheus", f"--config.file={config_path}", f"--storage.tsdb.path={workdir / 'prom-data'}",
-        f"--web.listen-address=127.0.0.1:{port}", "--web.enable-remote-write-receiver",
-    ]  # fmt: skip
-    service = start_service("prometheus", argv, workdir)
-    url = f"http://127.0.0.1:{port}"
-    service.wait_ready("ready endpoint", lambda: http_ok(f"{url}/-/ready"), timeout=30)
-    return Prometheus(service, url)
+    config = {"global": {"evaluation_interval": "1s"}}
+    return _run_prometheus(workdir, config, "--web.enable-remote-write-receiver")
 
 
 def start_scraper(workdir: Path, jobs: dict[str, list[str]]) -> Prometheus:
@@ -256,13 +254,4 @@ def start_scraper(workdir: Path, jobs: dict[str, list[str]]) -> Prometheus:
             {"job_name": job, "static_configs": [{"targets": targets}]} for job, targets in jobs.items()
         ],
     }
-    config_path = _write_yaml(workdir / "prometheus.yml", config)
-    port = free_port()
-    argv = [
-        "prometheus", f"--config.file={config_path}", f"--storage.tsdb.path={workdir / 'prom-data'}",
-        f"--web.listen-address=127.0.0.1:{port}",
-    ]  # fmt: skip
-    service = start_service("prometheus", argv, workdir)
-    url = f"http://127.0.0.1:{port}"
-    service.wait_ready("ready endpoint", lambda: http_ok(f"{url}/-/ready"), timeout=30)
-    return Prometheus(service, url)
+    return _run_prometheus(workdir, config)

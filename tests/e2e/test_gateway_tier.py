@@ -15,19 +15,22 @@ import subprocess
 import sys
 import time
 from collections import Counter, defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 
 from otel_groundedness.demo.fake_model_server import FakeModelServer
 from tests.gateway.expectations import expected_evaluations
+from tests.gateway.process import GatewayProcess
 from tests.node_agent.harness import MODEL, install_node_agent, load_fake_model, run_agent
 
 from .gateway_tier import SENDER_BATCH_DELAY_MS, TRACE_IDLE_S, ReceivedSpan, Tier, demo_report
 from .services import wait_for
 
 pytestmark = pytest.mark.e2e
+T = TypeVar("T")
 
 FAKE = load_fake_model()
 SENDER_ENV = {
@@ -153,7 +156,9 @@ def wait_until_mid_run(tier: Tier, gateway: int) -> None:
     )
 
 
-def test_a_gateway_restarted_mid_run_loses_no_span(tier: Tier, tmp_path: Path) -> None:
+def run_demo_stopping_gateway_1(tier: Tier, tmp_path: Path, stop: Callable[[GatewayProcess], T]) -> T:
+    """The 150-turn demo through the tier, with gateway 1 stopped by ``stop`` once traffic flows
+    through it and started again 2 s later; returns what ``stop`` returned once the demo is done."""
     demo = subprocess.Popen(
         demo_command(tier, tmp_path, turns=150, pace=15, seed=9),
         env={**os.environ, **SENDER_ENV},
@@ -164,15 +169,24 @@ def test_a_gateway_restarted_mid_run_loses_no_span(tier: Tier, tmp_path: Path) -
         wait_until_mid_run(tier, 1)
         victim = tier.gateways[1]
         assert victim is not None
-        stopped_at = time.monotonic()
-        assert victim.terminate() == 0
-        drained_s = time.monotonic() - stopped_at
+        stopped = stop(victim)
         time.sleep(2)  # the front tier keeps retrying the stopped gateway from its queue meanwhile
         tier.gateways[1] = tier.start_gateway(1)
         assert demo.wait(timeout=300) == 0
     finally:
         if demo.poll() is None:
             demo.kill()
+    return stopped
+
+
+def test_a_gateway_restarted_mid_run_loses_no_span(tier: Tier, tmp_path: Path) -> None:
+    def drain(victim: GatewayProcess) -> float:
+        """Seconds the gateway took to drain and exit on SIGTERM."""
+        stopped_at = time.monotonic()
+        assert victim.terminate() == 0
+        return time.monotonic() - stopped_at
+
+    drained_s = run_demo_stopping_gateway_1(tier, tmp_path, drain)
     sent, received = settle(tier, timeout=180)
 
     assert sum(sent.values()) == len(received)
@@ -195,23 +209,7 @@ def test_a_gateway_restarted_mid_run_loses_no_span(tier: Tier, tmp_path: Path) -
 def test_a_gateway_killed_mid_run_loses_only_what_it_held(tier: Tier, tmp_path: Path) -> None:
     """SIGKILL (an OOM kill, a node loss): the front tier retries what the gateway refused or never
     answered, but what it had accepted and not yet exported is gone. Measured, not hidden."""
-    demo = subprocess.Popen(
-        demo_command(tier, tmp_path, turns=150, pace=15, seed=9),
-        env={**os.environ, **SENDER_ENV},
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        wait_until_mid_run(tier, 1)
-        victim = tier.gateways[1]
-        assert victim is not None
-        victim.kill()
-        time.sleep(2)
-        tier.gateways[1] = tier.start_gateway(1)
-        assert demo.wait(timeout=300) == 0
-    finally:
-        if demo.poll() is None:
-            demo.kill()
+    run_demo_stopping_gateway_1(tier, tmp_path, GatewayProcess.kill)
 
     def quiet() -> tuple[Counter[tuple[str, str]], list[ReceivedSpan]] | None:
         before = len(tier.received())

@@ -145,6 +145,23 @@ def _chat(client: Any, messages: list[dict[str, Any]], stream: bool) -> dict[str
     return {"role": "assistant", "content": text or None, "tool_calls": tool_calls}
 
 
+def _tool_round(client: Any, prompt: str, stream: bool, tool: Callable[..., str], call_ids: list[str]) -> str:
+    """A hand-written agent loop's one tool round: ask, run the tool the model calls (recording the
+    call's id in ``call_ids``), answer with its result. Called inside a framework's traced agent
+    function, so the LLM calls and the tool nest under the agent."""
+    messages: list[dict[str, Any]] = [
+        {"role": "system", "content": SYSTEM},
+        {"role": "user", "content": prompt},
+    ]
+    reply = _chat(client, messages, stream)
+    call = reply["tool_calls"][0]
+    messages.append({"role": "assistant", "content": None, "tool_calls": reply["tool_calls"]})
+    result = tool(**json.loads(call["function"]["arguments"]))
+    messages.append({"role": "tool", "tool_call_id": call["id"], "content": result})
+    call_ids.append(call["id"])
+    return str(_chat(client, messages, stream)["content"])
+
+
 def langfuse_client(telemetry: Telemetry) -> Callable[[], None]:
     """The Langfuse client on our tracer provider, its own exporter kept in memory: no Langfuse server."""
     from langfuse import Langfuse
@@ -175,17 +192,7 @@ def langfuse_agent(server: FakeModelServer, stream: bool, telemetry: Telemetry) 
     @observe(as_type="agent", name="invoice-agent")
     def run(prompt: str) -> str:
         client = OpenAI(base_url=server.base_url, api_key="test-key", max_retries=0)
-        messages: list[dict[str, Any]] = [
-            {"role": "system", "content": SYSTEM},
-            {"role": "user", "content": prompt},
-        ]
-        reply = _chat(client, messages, stream)
-        call = reply["tool_calls"][0]
-        messages.append({"role": "assistant", "content": None, "tool_calls": reply["tool_calls"]})
-        result = get_invoice(**json.loads(call["function"]["arguments"]))
-        messages.append({"role": "tool", "tool_call_id": call["id"], "content": result})
-        call_ids.append(call["id"])
-        return str(_chat(client, messages, stream)["content"])
+        return _tool_round(client, prompt, stream, get_invoice, call_ids)
 
     answer = run(PROMPT)
     get_client().flush()
@@ -275,17 +282,7 @@ def mlflow_agent(server: FakeModelServer, stream: bool, telemetry: Telemetry) ->
     @mlflow.trace(span_type=SpanType.AGENT, name="invoice-agent")
     def run(prompt: str) -> str:
         client = openai.OpenAI(base_url=server.base_url, api_key="test-key", max_retries=0)
-        messages: list[dict[str, Any]] = [
-            {"role": "system", "content": SYSTEM},
-            {"role": "user", "content": prompt},
-        ]
-        reply = _chat(client, messages, stream)
-        call = reply["tool_calls"][0]
-        messages.append({"role": "assistant", "content": None, "tool_calls": reply["tool_calls"]})
-        result = get_invoice(**json.loads(call["function"]["arguments"]))
-        messages.append({"role": "tool", "tool_call_id": call["id"], "content": result})
-        call_ids.append(call["id"])
-        return str(_chat(client, messages, stream)["content"])
+        return _tool_round(client, prompt, stream, get_invoice, call_ids)
 
     answer = run(PROMPT)
     return Exchange(answer, [], call_ids[0])

@@ -1,0 +1,175 @@
+"""The derivation search is charged to the work budget and stops when it is spent.
+
+Building the operand families reads every evidence figure, so its cost grows with the evidence,
+not with the answer: the budget must pay for it before it starts. An atom whose derivation the
+budget cannot pay for gets no verdict (it is reported unchecked), so every verdict given is still
+the one an unlimited call gives.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+import pytest
+
+from otel_groundedness.scoring import GroundednessPolicy, GroundednessReport, score, scorer
+from otel_groundedness.scoring.budget import ATOM, CANDIDATE, WorkBudget
+from otel_groundedness.scoring.index import PER_RANGE
+
+UNLIMITED = GroundednessPolicy(work_budget=1 << 40)
+# What judging one figure may charge besides a derivation: its own units and a full read of each
+# of its three evidence groups.
+ONE_ATOMS_LOOKUPS = ATOM + 3 * PER_RANGE * CANDIDATE
+
+
+class RecordedBudget(WorkBudget):
+    """A work budget that remembers what it started with, so a test can read what a call charged."""
+
+    made: ClassVar[list[RecordedBudget]] = []
+
+    def __init__(self, units: int) -> None:
+        super().__init__(units)
+        self.units = units
+        RecordedBudget.made.append(self)
+
+    @property
+    def charged(self) -> int:
+        return self.units - self.left
+
+
+@pytest.fixture
+def charged(monkeypatch: pytest.MonkeyPatch) -> Callable[[], int]:
+    """Units the last ``score`` call charged to its budget."""
+    RecordedBudget.made = []
+    monkeypatch.setattr(scorer, "WorkBudget", RecordedBudget)
+    return lambda: RecordedBudget.made[-1].charged
+
+
+def orders_export(count: int, seed: int) -> dict[str, Any]:
+    """An order-management export: three figures per order, thousands of orders."""
+    rng = random.Random(seed)
+    return {
+        "orders": [
+            {
+                "order_id": f"SO-{40_000 + i}",
+                "customer": rng.choice(["Northwind Traders", "Contoso Ltd", "Fabrikam Inc", "Tailspin Toys"]),
+                "subtotal": rng.randint(10_000, 999_999) / 100,
+                "tax": rng.randint(500, 79_999) / 100,
+                "shipping": rng.choice([0.0, 9.95, 12.0, 24.5, 49.0]),
+                "status": rng.choice(["shipped", "delivered", "pending"]),
+            }
+            for i in range(count)
+        ]
+    }
+
+
+def invoice_digest(count: int, seed: int) -> tuple[str, list[tuple[str, float, float, float]]]:
+    """A billing tool's plain-text digest, one invoice a line, and the figures of each line."""
+    rng = random.Random(seed)
+    lines, rows = [], []
+    for i in range(count):
+        invoice = f"INV-{20_000 + i}"
+        subtotal, tax, shipping = rng.randint(10_000, 999_999) / 100, rng.randint(500, 79_999) / 100, 12.0
+        lines.append(
+            f"Invoice {invoice}: subtotal ${subtotal:,.2f}, tax ${tax:,.2f}, shipping ${shipping:.2f}."
+        )
+        rows.append((invoice, subtotal, tax, shipping))
+    return "\n".join(lines), rows
+
+
+def json_case() -> tuple[str, list[object], str]:
+    export = orders_export(1_900, seed=5)
+    order = export["orders"][1417]
+    total = order["subtotal"] + order["tax"] + order["shipping"]
+    figure = f"${total:,.2f}"
+    return f"Order {order['order_id']} comes to {figure} in total with tax and shipping.", [export], figure
+
+
+def text_case() -> tuple[str, list[object], str]:
+    digest, rows = invoice_digest(3_500, seed=6)
+    invoice, subtotal, tax, shipping = rows[2417]
+    figure = f"${subtotal + tax + shipping:,.2f}"
+    return f"Invoice {invoice} comes to {figure} in total, tax and shipping included.", [digest], figure
+
+
+CASES = {"JSON export of 1,900 orders": json_case, "text digest of 3,500 invoices": text_case}
+
+
+def is_prefix(small: GroundednessReport, full: GroundednessReport) -> bool:
+    return small.verdicts == full.verdicts[: small.total_atoms]
+
+
+@pytest.mark.parametrize("case", list(CASES), ids=list(CASES))
+def test_families_the_budget_cannot_pay_for_are_not_built_and_the_figure_is_left_unchecked(
+    case: str, charged: Callable[[], int]
+) -> None:
+    answer, evidence, figure = CASES[case]()
+    full = score(answer, evidence, policy=UNLIMITED)
+    derived = next(verdict for verdict in full.verdicts if verdict.text == figure)
+    assert (derived.verdict, derived.reason) == ("supported", "derived_sum")
+    assert not full.budget_exceeded and not full.evidence_truncated
+    # Enough for the record's identifier and the figure's own lookups; far too little to read
+    # thousands of evidence figures into families.
+    policy = GroundednessPolicy(work_budget=2_000)
+    small = score(answer, evidence, policy=policy)
+    assert small.budget_exceeded and small.atoms_unchecked == 1
+    assert [verdict.text for verdict in small.verdicts] == [full.verdicts[0].text]
+    assert is_prefix(small, full)
+    assert charged() <= policy.work_budget
+
+
+def daily_requests(days: int) -> dict[str, Any]:
+    return {"rows": [{"day": f"day {d}", "requests": 100_000 + 7_919 * d * d} for d in range(1, days + 1)]}
+
+
+def test_the_second_search_after_the_sentence_is_cited_stops_too(charged: Callable[[], int]) -> None:
+    """The change is stated before its operands, so it is derived by the search run once the rest of
+    the sentence has its evidence; that search is not started once the budget is spent either."""
+    rows = daily_requests(3_000)["rows"]
+    first, second = rows[0]["requests"], rows[9]["requests"]
+    answer = (
+        f"Requests grew {(second - first) / first * 100:.1f}% over the first ten days, "
+        f"to {second:,} from {first:,}."
+    )
+    evidence = [{"rows": rows}]
+    full = score(answer, evidence, policy=UNLIMITED)
+    assert [(verdict.verdict, verdict.reason) for verdict in full.verdicts] == [
+        ("supported", "derived_pct_change"),
+        ("supported", "reformatted"),
+        ("supported", "reformatted"),
+    ]
+    whole = charged()
+    cut = 0
+    for units in range(whole // 20, whole, whole // 40):
+        report = score(answer, evidence, policy=GroundednessPolicy(work_budget=units))
+        assert is_prefix(report, full)
+        assert report.total_atoms + report.atoms_unchecked == 3
+        # The atom in flight finishes its own lookups; a derivation search the budget cannot pay
+        # for (the second one lists 3,000 families) is not started.
+        assert charged() <= units + ONE_ATOMS_LOOKUPS
+        cut += report.budget_exceeded
+    assert cut > 0
+
+
+def test_a_budget_spent_in_a_later_sentence_keeps_the_earlier_second_searches(
+    charged: Callable[[], int],
+) -> None:
+    """A sentence's second searches are paid for as soon as it is judged, before the next sentence:
+    running out of budget later leaves the rest unchecked and takes no verdict back."""
+    rows = daily_requests(3_000)["rows"]
+    first, second = rows[0]["requests"], rows[9]["requests"]
+    change = f"Requests grew {(second - first) / first * 100:.1f}% to {second:,} from {first:,}."
+    # Then a long run of figures that match nothing: their near-miss searches spend the budget.
+    misses = " ".join(
+        f"On day {day} there were {rows[day]['requests'] + 13:,} requests." for day in range(20, 420)
+    )
+    evidence = [{"rows": rows}]
+    full = score(f"{change} {misses}", evidence, policy=UNLIMITED)
+    assert not full.budget_exceeded and full.verdicts[0].reason == "derived_pct_change"
+    score(change, evidence, policy=UNLIMITED)
+    policy = GroundednessPolicy(work_budget=charged() + 2_000)  # the first sentence and a few more
+    report = score(f"{change} {misses}", evidence, policy=policy)
+    assert report.budget_exceeded and report.total_atoms > 3
+    assert report.verdicts[:3] == full.verdicts[:3] and is_prefix(report, full)
