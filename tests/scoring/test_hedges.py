@@ -7,25 +7,11 @@ transposed or changed digit stays contradicted, and a hedged year or date is com
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
-from otel_groundedness.scoring import score
 from otel_groundedness.scoring.atoms import Quantity
 from otel_groundedness.scoring.extract import extract_atoms
-
-
-def verdicts_of(answer: str, evidence: list[Any]) -> list[tuple[str, str, str]]:
-    return [(v.text, v.verdict, v.reason) for v in score(answer, evidence).verdicts]
-
-
-def verdict_of(answer: str, evidence: list[Any], text: str) -> tuple[str, str]:
-    found = [
-        (verdict, reason) for written, verdict, reason in verdicts_of(answer, evidence) if written == text
-    ]
-    assert len(found) == 1, verdicts_of(answer, evidence)
-    return found[0]
+from tests.scoring.verdict_lookup import verdict_of
 
 
 def hedged_quantity(text: str) -> Quantity:

@@ -16,19 +16,7 @@ from otel_groundedness.scoring.atoms import CalendarDate
 from otel_groundedness.scoring.bare_years import slipped_years
 from otel_groundedness.scoring.extract import extract_atoms
 from otel_groundedness.scoring.extract.years import in_year_context, iso_month, range_end
-
-
-def verdicts_of(answer: str, evidence: list[Any]) -> list[tuple[str, str, str]]:
-    return [(v.text, v.verdict, v.reason) for v in score(answer, evidence).verdicts]
-
-
-def verdict_of(answer: str, evidence: list[Any], text: str) -> tuple[str, str]:
-    found = [
-        (verdict, reason) for written, verdict, reason in verdicts_of(answer, evidence) if written == text
-    ]
-    assert len(found) == 1, verdicts_of(answer, evidence)
-    return found[0]
-
+from tests.scoring.verdict_lookup import verdict_of, verdicts_of
 
 # --- hedged years ---------------------------------------------------------------------------
 
