@@ -11,8 +11,9 @@ from pathlib import Path
 from otel_groundedness.telemetry import names
 from otel_groundedness.telemetry.prometheus_names import family_name, label_name
 from tests.e2e.promql import query
-from tests.e2e.services import free_port, wait_for
+from tests.e2e.services import wait_for
 from tests.e2e.stack import Prometheus, start_demo, start_scraper
+from tests.free_ports import free_port
 
 # A policy setting that changes the fingerprint and nothing a dashboard test looks at.
 OTHER_POLICY_ENV = {"OTEL_GROUNDEDNESS_MIN_ALERT_SCORE": "0.7"}

@@ -14,6 +14,7 @@ from rich.console import Console
 
 from otel_groundedness.cli.main import main
 from otel_groundedness.demo import DemoOptions, run_demo
+from tests.free_ports import free_port
 
 
 def _demo(tmp_path: Path, *extra: str) -> int:
@@ -56,12 +57,6 @@ def test_invalid_flags_are_usage_errors(tmp_path: Path, bad: list[str]) -> None:
     assert stopped.value.code == 2
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 def _serving(url: str) -> bool:
     try:
         with urllib.request.urlopen(url, timeout=2) as response:
@@ -73,7 +68,7 @@ def _serving(url: str) -> bool:
 def test_without_linger_the_last_line_says_the_endpoint_closes_and_how_to_keep_it(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    port = _free_port()
+    port = free_port()
     assert _demo(tmp_path, "--prometheus-port", str(port)) == 0
     url = f"http://127.0.0.1:{port}/metrics"
     assert capsys.readouterr().out.splitlines()[-1] == (
@@ -83,7 +78,7 @@ def test_without_linger_the_last_line_says_the_endpoint_closes_and_how_to_keep_i
 
 
 def test_linger_keeps_the_endpoint_up_after_the_summary(tmp_path: Path) -> None:
-    port = _free_port()
+    port = free_port()
     url = f"http://127.0.0.1:{port}/metrics"
     output = io.StringIO()
     options = DemoOptions(turns=1, prometheus_port=port, linger_s=3.0, live=False, html=tmp_path / "r.html")

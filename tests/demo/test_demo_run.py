@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import io
 import json
-import socket
 import subprocess
 import sys
 import threading
@@ -24,18 +23,13 @@ from otel_groundedness.demo import DemoOptions, DemoSummary, run_demo
 from otel_groundedness.demo.faults import FAULT_KINDS, HARMFUL_FAULTS, LEGIT_VARIANTS
 from otel_groundedness.telemetry.names import METRIC_ATOMS, METRIC_DURATION, METRIC_SCORE, METRIC_TURNS
 from otel_groundedness.telemetry.prometheus_names import PROMETHEUS_METRICS
+from tests.free_ports import free_port
 
 TURNS = 14  # with fault rate 0.5: each of the 7 fault kinds once, and 7 clean turns
 EXPECTED_FAMILIES = [
     PROMETHEUS_METRICS[spec.name].series[0]
     for spec in (METRIC_SCORE, METRIC_TURNS, METRIC_ATOMS, METRIC_DURATION)
 ]
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def _scrape_until(url: str, names: list[str], done: threading.Event, timeout_s: float = 60) -> str:
@@ -56,7 +50,7 @@ def _scrape_until(url: str, names: list[str], done: threading.Event, timeout_s: 
 @pytest.fixture(scope="module")
 def demo_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[DemoSummary, str, Path]:
     out = tmp_path_factory.mktemp("demo")
-    port = _free_port()
+    port = free_port()
     options = DemoOptions(
         turns=TURNS,
         fault_rate=0.5,

@@ -17,8 +17,10 @@ from typing import Any, TypeVar
 
 import pytest
 
+from tests.free_ports import free_port
+
 from .promql import APP_JOB, exposed_series, scraped_series_by_job
-from .services import COLLECTOR_BIN, COLLECTOR_DIR, free_port
+from .services import COLLECTOR_BIN, COLLECTOR_DIR
 from .stack import (
     Alertmanager,
     Collector,

@@ -20,10 +20,11 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTrace
 
 from otel_groundedness.replay.otlp_values import ValueReader
 from otel_groundedness.telemetry import names
+from tests.free_ports import free_port
 from tests.gateway.process import GatewayProcess, start_gateway_process
 from tests.gateway.traffic import Request, parse_requests
 
-from .services import COLLECTOR_DIR, Service, free_port, start_service
+from .services import COLLECTOR_DIR, Service, start_service
 
 GATEWAYS = 3
 FRONT_CONFIG = COLLECTOR_DIR / "otelcol-groundedness.gateway.yaml"

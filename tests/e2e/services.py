@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import time
 import urllib.error
@@ -24,14 +23,6 @@ COLLECTOR_BIN = COLLECTOR_DIR / "bin" / "otelcol-groundedness"
 PROMETHEUS_DIR = COLLECTOR_DIR / "prometheus"
 
 T = TypeVar("T")
-
-
-def free_port() -> int:
-    """A TCP port on 127.0.0.1 that nothing listens on right now."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 def wait_for(what: str, probe: Callable[[], T | None], timeout: float, interval: float = 0.2) -> T:

@@ -16,12 +16,13 @@ from typing import Any
 
 import yaml
 
+from tests.free_ports import free_port
+
 from .services import (
     COLLECTOR_BIN,
     COLLECTOR_DIR,
     PROMETHEUS_DIR,
     Service,
-    free_port,
     http_ok,
     start_service,
 )

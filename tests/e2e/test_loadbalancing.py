@@ -26,9 +26,10 @@ import pytest
 import yaml
 
 from otel_groundedness.gateway.hash_ring import HashRing, ring_shares
+from tests.free_ports import free_port
 
 from .otlp_files import read_log_records, read_traces
-from .services import COLLECTOR_DIR, Service, free_port, start_service, wait_for
+from .services import COLLECTOR_DIR, Service, start_service, wait_for
 
 pytestmark = pytest.mark.e2e
 

@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 
 from otel_groundedness.telemetry.prometheus_names import series_owner
+from tests.free_ports import free_port
 
 from .promql import scraped_series_by_job
-from .services import COLLECTOR_DIR, free_port, wait_for
+from .services import COLLECTOR_DIR, wait_for
 from .stack import start_collector, start_remote_write_receiver
 
 pytestmark = pytest.mark.e2e

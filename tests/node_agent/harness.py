@@ -18,7 +18,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from tests.e2e.services import Service, free_port, start_service
+from tests.e2e.services import Service, start_service
+from tests.free_ports import free_port
 
 REPO = Path(__file__).resolve().parents[2]
 AGENT_DIR = REPO / "agents" / "vercel-ai"
