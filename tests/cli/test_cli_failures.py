@@ -172,12 +172,19 @@ def test_a_closed_stdout_is_one_line_and_exit_2(command: str) -> None:
     _assert_one_line_error(completed, mentions="broken pipe")
 
 
+def _sigint_as_in_a_terminal() -> None:
+    """Give the child SIGINT's default action. A runner started in the background (``cmd &`` in a
+    script, ``nohup``) ignores SIGINT, its children inherit that, and Python then installs no
+    KeyboardInterrupt handler: the interrupt these tests send would do nothing."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_an_interrupt_exits_130_without_a_traceback(tmp_path: Path) -> None:
     recording = tmp_path / "long.jsonl"
     write_recording(recording, 4 * 1024 * 1024)
     process = subprocess.Popen(
         [str(SCRIPT), "replay", str(recording), "--no-progress", "--json", str(tmp_path / "r.json")],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=_sigint_as_in_a_terminal,
     )  # fmt: skip
     try:
         # Interrupt once the command has opened its input: it is then inside the replay, not starting up.
@@ -203,6 +210,7 @@ def test_ctrl_c_while_workers_score_stops_them_all(tmp_path: Path) -> None:
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
+        preexec_fn=_sigint_as_in_a_terminal,
     )
     try:
         deadline = time.monotonic() + 60
