@@ -129,8 +129,8 @@ class Tier:
             },
             "service": {
                 "pipelines": {
-                    "traces": {"exporters": ["loadbalancing", "file/sent_traces"]},
-                    "logs": {"exporters": ["loadbalancing", "file/sent_logs"]},
+                    "traces": {"exporters": ["load_balancing", "file/sent_traces"]},
+                    "logs": {"exporters": ["load_balancing", "file/sent_logs"]},
                 }
             },
         }

@@ -61,6 +61,10 @@ def test_shipped_config_validates(collector_binary: Path, configs: tuple[str, ..
     assert result.returncode == 0, result.stderr
 
 
+def test_the_running_main_config_logs_no_deprecation(collector: Collector) -> None:
+    assert "deprecated" not in collector.service.log_path.read_text(), collector.service.log_tail()
+
+
 def test_main_config_refuses_to_start_without_its_endpoints(collector_binary: Path) -> None:
     result = _validate(collector_binary, "otelcol-groundedness.yaml", env={})
     assert result.returncode != 0
