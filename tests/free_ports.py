@@ -37,7 +37,9 @@ def _random_candidates(tries: int = 1000) -> Iterator[int]:
     """Random ports outside the ephemeral range: two test runs at once rarely walk into each other."""
     low, high = ephemeral_range()
     below = range(_FIRST_PORT, max(low, _FIRST_PORT))
-    above = range(high + 1, 65536)
+    above = range(max(high + 1, _FIRST_PORT), 65536)
+    if not below and not above:  # the kernel hands out every port: no range is safe, take any
+        below = range(_FIRST_PORT, 65536)
     for _ in range(tries):
         index = _random.randrange(len(below) + len(above))
         yield below[index] if index < len(below) else above[index - len(below)]

@@ -3,16 +3,23 @@
 from __future__ import annotations
 
 import socket
+from pathlib import Path
 
+import pytest
+
+from tests import free_ports
 from tests.free_ports import ephemeral_range, free_port
 
 
-def test_a_free_port_is_outside_the_range_outgoing_connections_draw_from() -> None:
-    low, high = ephemeral_range()
-    for _ in range(200):
-        port = free_port()
-        assert not low <= port <= high
-        assert 1024 < port < 65536
+def test_a_free_port_is_outside_the_range_outgoing_connections_draw_from(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    linux_default = tmp_path / "ip_local_port_range"
+    linux_default.write_text("32768\t60999\n")
+    monkeypatch.setattr(free_ports, "_PORT_RANGE_FILE", linux_default)
+    ports = [free_port() for _ in range(300)]
+    assert all(20000 <= port < 32768 or 60999 < port <= 65535 for port in ports)
+    assert any(port > 60999 for port in ports) and any(port < 32768 for port in ports)
 
 
 def test_no_port_is_handed_out_twice() -> None:
@@ -44,3 +51,13 @@ def test_running_out_of_candidates_says_so() -> None:
         assert "no free port" in str(error)
     else:
         raise AssertionError("a handed-out port was handed out again")
+
+
+def test_a_kernel_that_gives_every_port_to_outgoing_connections_still_gets_ports(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    whole_range = tmp_path / "ip_local_port_range"
+    whole_range.write_text("1024\t65535\n")
+    monkeypatch.setattr(free_ports, "_PORT_RANGE_FILE", whole_range)
+    assert ephemeral_range() == (1024, 65535)
+    assert 20000 <= free_port() <= 65535
