@@ -11,12 +11,17 @@ from tests import free_ports
 from tests.free_ports import ephemeral_range, free_port
 
 
+def _kernel_range(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, low: int, high: int) -> None:
+    """Make ``free_port`` read ``low high`` as the kernel's ephemeral range."""
+    range_file = tmp_path / "ip_local_port_range"
+    range_file.write_text(f"{low}\t{high}\n")
+    monkeypatch.setattr(free_ports, "_PORT_RANGE_FILE", range_file)
+
+
 def test_a_free_port_is_outside_the_range_outgoing_connections_draw_from(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    linux_default = tmp_path / "ip_local_port_range"
-    linux_default.write_text("32768\t60999\n")
-    monkeypatch.setattr(free_ports, "_PORT_RANGE_FILE", linux_default)
+    _kernel_range(tmp_path, monkeypatch, 32768, 60999)  # the Linux default
     ports = [free_port() for _ in range(300)]
     assert all(20000 <= port < 32768 or 60999 < port <= 65535 for port in ports)
     assert any(port > 60999 for port in ports) and any(port < 32768 for port in ports)
@@ -56,8 +61,6 @@ def test_running_out_of_candidates_says_so() -> None:
 def test_a_kernel_that_gives_every_port_to_outgoing_connections_still_gets_ports(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    whole_range = tmp_path / "ip_local_port_range"
-    whole_range.write_text("1024\t65535\n")
-    monkeypatch.setattr(free_ports, "_PORT_RANGE_FILE", whole_range)
+    _kernel_range(tmp_path, monkeypatch, 1024, 65535)
     assert ephemeral_range() == (1024, 65535)
     assert 20000 <= free_port() <= 65535
