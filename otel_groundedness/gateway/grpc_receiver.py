@@ -16,6 +16,7 @@ from opentelemetry.proto.collector.trace.v1 import trace_service_pb2, trace_serv
 
 from otel_groundedness.gateway.intake import Intake, Refusal
 from otel_groundedness.gateway.listen import ListenAddress
+from otel_groundedness.gateway.receiver_tls import ReceiverTls
 from otel_groundedness.gateway.rpc_status import retry_status
 
 # Handler threads: requests are CPU-bound under one interpreter lock, a few suffice to overlap I/O.
@@ -52,9 +53,10 @@ def _refuse_if(refusal: Refusal | None, context: grpc.ServicerContext) -> None:
 
 
 def bind_grpc_server(
-    address: ListenAddress, intake: Intake, max_request_bytes: int
+    address: ListenAddress, intake: Intake, max_request_bytes: int, tls: ReceiverTls | None = None
 ) -> tuple[grpc.Server, int]:
-    """A server bound to ``address`` (not yet started) and its port; ``OSError`` if it cannot bind."""
+    """A server bound to ``address`` (not yet started; TLS only when ``tls`` is given) and its port;
+    ``OSError`` if it cannot bind."""
     server = grpc.server(
         ThreadPoolExecutor(max_workers=_WORKERS, thread_name_prefix="groundedness-grpc"),
         options=[("grpc.max_receive_message_length", max_request_bytes), ("grpc.so_reuseport", 0)],
@@ -62,7 +64,10 @@ def bind_grpc_server(
     trace_service_pb2_grpc.add_TraceServiceServicer_to_server(_TraceService(intake), server)  # type: ignore[no-untyped-call]
     logs_service_pb2_grpc.add_LogsServiceServicer_to_server(_LogsService(intake), server)  # type: ignore[no-untyped-call]
     try:
-        port = server.add_insecure_port(str(address))
+        if tls is None:
+            port = server.add_insecure_port(str(address))
+        else:
+            port = server.add_secure_port(str(address), tls.grpc_credentials())
     except RuntimeError as error:  # grpcio raises where older versions returned 0
         raise OSError(f"cannot listen on {address} (gRPC): {error}") from None
     if port == 0:

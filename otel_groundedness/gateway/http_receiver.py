@@ -33,6 +33,7 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
 from otel_groundedness.gateway.gateway_metrics import GatewayMetrics
 from otel_groundedness.gateway.intake import Intake, Refusal
 from otel_groundedness.gateway.listen import ListenAddress
+from otel_groundedness.gateway.receiver_tls import ReceiverTls
 from otel_groundedness.replay.otlp_json import parse_error_text, prepare_for_parse
 
 Scope = MutableMapping[str, Any]
@@ -221,7 +222,7 @@ async def _respond(
 class HttpServer:
     """uvicorn on a socket bound here (so a bind error is raised at start, not in the thread)."""
 
-    def __init__(self, app: OtlpHttpApp, address: ListenAddress) -> None:
+    def __init__(self, app: OtlpHttpApp, address: ListenAddress, tls: ReceiverTls | None = None) -> None:
         family = socket.AF_INET6 if ":" in address.host else socket.AF_INET
         self._socket = socket.socket(family, socket.SOCK_STREAM)
         self._socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -233,7 +234,12 @@ class HttpServer:
         self._socket.listen(1024)
         self.port: int = self._socket.getsockname()[1]
         config = uvicorn.Config(
-            app, log_config=None, access_log=False, lifespan="off", timeout_graceful_shutdown=5
+            app,
+            log_config=None,
+            access_log=False,
+            lifespan="off",
+            timeout_graceful_shutdown=5,
+            **(tls.uvicorn_options() if tls else {}),
         )
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(

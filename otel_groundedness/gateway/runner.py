@@ -40,6 +40,7 @@ def run_gateway(settings: GatewaySettings, environ: Mapping[str, str]) -> int:
                 "traces_endpoint": gateway.targets["traces"].endpoint,
                 "logs_endpoint": gateway.targets["logs"].endpoint,
                 "protocol": gateway.targets["traces"].protocol,
+                "receiver_tls": "off" if gateway.tls is None else gateway.tls.mode,
             },
         )
         stop.wait()

@@ -22,6 +22,7 @@ from otel_groundedness.gateway.http_receiver import HttpServer, OtlpHttpApp
 from otel_groundedness.gateway.intake import Intake
 from otel_groundedness.gateway.meters import build_meters
 from otel_groundedness.gateway.otlp_env import ExportTarget, export_target
+from otel_groundedness.gateway.receiver_tls import receiver_tls
 from otel_groundedness.gateway.scorer import Scorer
 from otel_groundedness.gateway.senders import make_sender
 from otel_groundedness.gateway.settings import GatewaySettings
@@ -44,11 +45,12 @@ class Ports:
 
 
 class Gateway:
-    """One gateway process's parts. ``ConfigError`` for bad exporter variables, ``OSError`` when an
-    address cannot be bound; nothing listens before ``start``."""
+    """One gateway process's parts. ``ConfigError`` for bad exporter variables or TLS files, ``OSError``
+    when an address cannot be bound; nothing listens before ``start``."""
 
     def __init__(self, settings: GatewaySettings, environ: Mapping[str, str]) -> None:
         self.settings = settings
+        self.tls = receiver_tls(settings)
         self.targets: dict[str, ExportTarget] = {
             signal: export_target(signal, environ) for signal in ("traces", "logs")
         }
@@ -97,10 +99,10 @@ class Gateway:
         )
         try:
             self._grpc, grpc_port = bind_grpc_server(
-                settings.grpc_listen, self._intake, settings.max_request_bytes
+                settings.grpc_listen, self._intake, settings.max_request_bytes, self.tls
             )
             try:
-                self._http = HttpServer(app, settings.http_listen)
+                self._http = HttpServer(app, settings.http_listen, self.tls)
             except OSError:
                 self._grpc.stop(None)
                 raise

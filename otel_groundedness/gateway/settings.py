@@ -52,6 +52,11 @@ class GatewaySettings:
     export_concurrency: int = 4
     shutdown_timeout_s: float = 30.0
     log_level: str = "info"
+    # TLS on both receivers: with a certificate and key they serve TLS only; with a client CA as well,
+    # clients must present a certificate that CA signed.
+    tls_cert_file: Path | None = None
+    tls_key_file: Path | None = None
+    tls_client_ca_file: Path | None = None
     policy: GroundednessPolicy = field(default_factory=GroundednessPolicy)
 
 
@@ -90,6 +95,13 @@ def _optional_listen(value: object) -> ListenAddress | None:
     if str(value).strip().lower() in ("", "off", "none"):
         return None
     return _listen(value)
+
+
+def _file(value: object) -> Path:
+    text = str(value).strip()
+    if not text:
+        raise ValueError("empty file name")
+    return Path(text)
 
 
 def _log_level(value: object) -> str:
@@ -150,6 +162,14 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("export_concurrency", _positive_int, "N", "downstream exports in flight at once"),
     Setting("shutdown_timeout_s", _positive_seconds, "SECONDS", "SIGTERM: time to score, forward and flush"),
     Setting("log_level", _log_level, "LEVEL", "one of " + ", ".join(LOG_LEVELS)),
+    Setting("tls_cert_file", _file, "FILE", "PEM certificate chain: both receivers serve TLS only"),
+    Setting("tls_key_file", _file, "FILE", "PEM private key of the TLS certificate"),
+    Setting(
+        "tls_client_ca_file",
+        _file,
+        "FILE",
+        "PEM CA certificates: clients must present a certificate one of them signed (mutual TLS)",
+    ),
 )
 _DEFAULTS = GatewaySettings()
 
@@ -231,6 +251,10 @@ def _check_bounds(settings: GatewaySettings) -> None:
     for name in ("max_buffer_bytes", "max_export_queue_bytes"):
         if settings.max_request_bytes > getattr(settings, name):
             raise ConfigError(f"max_request_bytes ({settings.max_request_bytes}) exceeds {name}")
+    if (settings.tls_cert_file is None) != (settings.tls_key_file is None):
+        raise ConfigError("tls_cert_file and tls_key_file go together: give both or neither")
+    if settings.tls_client_ca_file is not None and settings.tls_cert_file is None:
+        raise ConfigError("tls_client_ca_file needs tls_cert_file and tls_key_file")
     if settings.max_trace_wait_s < settings.trace_idle_s:
         raise ConfigError(
             f"max_trace_wait_s ({settings.max_trace_wait_s:g}) is shorter than trace_idle_s "

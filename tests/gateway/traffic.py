@@ -76,8 +76,8 @@ def span_ids(requests: list[Request]) -> list[bytes]:
 class GrpcClient:
     """An OTLP/gRPC client of the gateway; ``send`` returns the error, or None on success."""
 
-    def __init__(self, port: int) -> None:
-        self._channel = grpc.insecure_channel(f"127.0.0.1:{port}")
+    def __init__(self, port: int, *, channel: grpc.Channel | None = None) -> None:
+        self._channel = channel or grpc.insecure_channel(f"127.0.0.1:{port}")
         self._traces = trace_service_pb2_grpc.TraceServiceStub(self._channel)
         self._logs = logs_service_pb2_grpc.LogsServiceStub(self._channel)
 
