@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 
 from otel_groundedness.replay.otlp_values import ValueReader
@@ -24,7 +23,7 @@ from tests.free_ports import free_port
 from tests.gateway.process import GatewayProcess, start_gateway_process
 from tests.gateway.traffic import Request, parse_requests
 
-from .services import COLLECTOR_DIR, Service, start_service
+from .services import COLLECTOR_DIR, COLLECTOR_READY, Service, start_service, write_yaml
 
 GATEWAYS = 3
 FRONT_CONFIG = COLLECTOR_DIR / "otelcol-groundedness.gateway.yaml"
@@ -33,15 +32,6 @@ SENDER_BATCH_DELAY_MS = 500
 TRACE_IDLE_S = 3.0
 
 SpanKey = tuple[str, str]  # trace id, span id (hex)
-
-
-def _ready(service: Service) -> bool | None:
-    return True if "Everything is ready" in service.log_path.read_text(errors="replace") else None
-
-
-def _write_yaml(path: Path, document: dict[str, Any]) -> Path:
-    path.write_text(yaml.safe_dump(document, sort_keys=False))
-    return path
 
 
 @dataclass
@@ -115,9 +105,9 @@ class Tier:
             "exporters": exporters,
             "service": {"telemetry": {"metrics": {"level": "none"}}, "pipelines": pipelines},
         }
-        path = _write_yaml(out / "back.yaml", config)
-        self.back = start_service("back", [str(self.collector), "--config", str(path)], out)
-        self.back.wait_ready("ready", lambda: _ready(self.back), timeout=30)  # type: ignore[arg-type]
+        path = write_yaml(out / "back.yaml", config)
+        back = self.back = start_service("back", [str(self.collector), "--config", str(path)], out)
+        back.wait_ready("ready", lambda: back.logged(COLLECTOR_READY), timeout=30)
 
     def _start_front(self) -> None:
         out = self.workdir / "front"
@@ -148,10 +138,10 @@ class Tier:
             "--config",
             str(FRONT_CONFIG),
             "--config",
-            str(_write_yaml(out / "overlay.yaml", overlay)),
+            str(write_yaml(out / "overlay.yaml", overlay)),
         ]
-        self.front = start_service("front", argv, out, env)
-        self.front.wait_ready("ready", lambda: _ready(self.front), timeout=30)  # type: ignore[arg-type]
+        front = self.front = start_service("front", argv, out, env)
+        front.wait_ready("ready", lambda: front.logged(COLLECTOR_READY), timeout=30)
         self.front_http = f"http://127.0.0.1:{http_port}"
 
     # --- what went in and what came out ---

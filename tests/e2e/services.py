@@ -17,10 +17,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
+import yaml
+
 REPO = Path(__file__).resolve().parents[2]
 COLLECTOR_DIR = REPO / "collector-config"
 COLLECTOR_BIN = COLLECTOR_DIR / "bin" / "otelcol-groundedness"
 PROMETHEUS_DIR = COLLECTOR_DIR / "prometheus"
+# What the Collector logs once every pipeline has started.
+COLLECTOR_READY = "Everything is ready"
 
 T = TypeVar("T")
 
@@ -40,6 +44,11 @@ def wait_for(what: str, probe: Callable[[], T | None], timeout: float, interval:
         time.sleep(interval)
     detail = f" (last error: {last_error!r})" if last_error else ""
     raise TimeoutError(f"timed out after {timeout:.0f}s waiting for {what}{detail}")
+
+
+def write_yaml(path: Path, document: Any) -> Path:
+    path.write_text(yaml.safe_dump(document, sort_keys=False))
+    return path
 
 
 def http_get(url: str, timeout: float = 5.0) -> str:
@@ -73,6 +82,10 @@ class Service:
         if not self.log_path.exists():
             return ""
         return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
+
+    def logged(self, text: str) -> bool | None:
+        """True once ``text`` is in the log; None before (for ``wait_ready``)."""
+        return True if text in self.log_path.read_text(errors="replace") else None
 
     def assert_running(self) -> None:
         code = self.process.poll()

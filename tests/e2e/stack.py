@@ -21,10 +21,12 @@ from tests.free_ports import free_port
 from .services import (
     COLLECTOR_BIN,
     COLLECTOR_DIR,
+    COLLECTOR_READY,
     PROMETHEUS_DIR,
     Service,
     http_ok,
     start_service,
+    write_yaml,
 )
 
 DECISION_WAIT_S = 2
@@ -72,12 +74,8 @@ def start_collector(workdir: Path, *extra_configs: Path, env: dict[str, str] | N
         f"127.0.0.1:{exporter_port}",
         out_dir,
     )
-    service.wait_ready("its ready log line", lambda: _logged(service, "Everything is ready"), timeout=30)
+    service.wait_ready("its ready log line", lambda: service.logged(COLLECTOR_READY), timeout=30)
     return collector
-
-
-def _logged(service: Service, text: str) -> bool | None:
-    return True if text in service.log_path.read_text(errors="replace") else None
 
 
 @dataclass
@@ -161,11 +159,6 @@ def start_webhook() -> WebhookSink:
     return WebhookSink(server, received)
 
 
-def _write_yaml(path: Path, document: Any) -> Path:
-    path.write_text(yaml.safe_dump(document, sort_keys=False))
-    return path
-
-
 @dataclass
 class Alertmanager:
     service: Service
@@ -180,7 +173,7 @@ def start_alertmanager(workdir: Path, webhook_url: str) -> Alertmanager:
     routes = [config["route"], *config["route"].get("routes", [])]
     for route in routes:
         route.update({"group_wait": "1s", "group_interval": "1s"})
-    config_path = _write_yaml(workdir / "alertmanager.yml", config)
+    config_path = write_yaml(workdir / "alertmanager.yml", config)
     port = free_port()
     argv = [
         "prometheus-alertmanager", f"--config.file={config_path}", f"--storage.path={workdir / 'am-data'}",
@@ -198,7 +191,7 @@ def write_test_rules(workdir: Path) -> Path:
     for group in rules["groups"]:
         for rule in group["rules"]:
             rule["for"] = "0s"
-    return _write_yaml(workdir / "groundedness-rules.yml", rules)
+    return write_yaml(workdir / "groundedness-rules.yml", rules)
 
 
 @dataclass
@@ -213,7 +206,7 @@ class Prometheus:
 def _run_prometheus(workdir: Path, config: dict[str, Any], *flags: str) -> Prometheus:
     """Prometheus with ``config`` (written to ``workdir``) and extra ``flags`` on a free local port,
     once its ready endpoint answers."""
-    config_path = _write_yaml(workdir / "prometheus.yml", config)
+    config_path = write_yaml(workdir / "prometheus.yml", config)
     port = free_port()
     argv = [
         "prometheus", f"--config.file={config_path}", f"--storage.tsdb.path={workdir / 'prom-data'}",

@@ -17,8 +17,8 @@ from tests.gateway.otlp_sink import OtlpSink
 from tests.gateway.process import start_gateway_process
 from tests.gateway.traffic import GrpcClient, demo_requests, plain_request, span_ids
 
-from .gateway_tier import FRONT_CONFIG, _ready, _write_yaml
-from .services import start_service
+from .gateway_tier import FRONT_CONFIG
+from .services import COLLECTOR_READY, start_service, write_yaml
 
 pytestmark = pytest.mark.e2e
 
@@ -64,10 +64,10 @@ def test_the_front_tier_reaches_a_gateway_over_mutual_tls(tmp_path: Path, collec
         "BACK_TIER_ENDPOINT": "127.0.0.1:9",
     }
     argv = [str(collector_binary), "--config", str(FRONT_CONFIG)]
-    argv += ["--config", str(_write_yaml(tmp_path / "overlay.yaml", overlay))]
+    argv += ["--config", str(write_yaml(tmp_path / "overlay.yaml", overlay))]
     front = start_service("front", argv, tmp_path / "front", env)
     try:
-        front.wait_ready("ready", lambda: _ready(front), timeout=30)
+        front.wait_ready("ready", lambda: front.logged(COLLECTOR_READY), timeout=30)
         assert [entry["receiver_tls"] for entry in gateway.log_entries() if "receiver_tls" in entry] == [
             "mutual_tls"
         ]

@@ -29,7 +29,7 @@ from otel_groundedness.gateway.hash_ring import HashRing, ring_shares
 from tests.free_ports import free_port
 
 from .otlp_files import read_log_records, read_traces
-from .services import COLLECTOR_DIR, Service, start_service, wait_for
+from .services import COLLECTOR_DIR, COLLECTOR_READY, Service, start_service, wait_for
 
 pytestmark = pytest.mark.e2e
 
@@ -84,10 +84,6 @@ def _sink_config(path: Path, endpoint: str, out: Path) -> Path:
     return path
 
 
-def _ready(service: Service) -> bool | None:
-    return True if "Everything is ready" in service.log_path.read_text(errors="replace") else None
-
-
 def _kv(key: str, value: str) -> dict[str, Any]:
     return {"key": key, "value": {"stringValue": value}}
 
@@ -140,7 +136,7 @@ def sinks(tmp_path: Path, collector_binary: Path) -> Any:
             endpoint = f"{host}:{port}"
             config = _sink_config(out / "sink.yaml", endpoint, out)
             service = start_service(f"sink{index}", [str(collector_binary), "--config", str(config)], out)
-            service.wait_ready("ready", lambda service=service: _ready(service), timeout=30)
+            service.wait_ready("ready", lambda service=service: service.logged(COLLECTOR_READY), timeout=30)
             started.append((service, out, endpoint))
         yield started
     finally:
@@ -164,7 +160,7 @@ def test_front_tier_routes_each_trace_and_its_logs_to_one_gateway_evenly(
         "front", [str(collector_binary), "--config", str(GATEWAY_CONFIG)], tmp_path / "front", env
     )
     try:
-        front.wait_ready("ready", lambda: _ready(front), timeout=30)
+        front.wait_ready("ready", lambda: front.logged(COLLECTOR_READY), timeout=30)
         rng = random.Random(7)
         trace_ids = [f"{rng.getrandbits(128):032x}" for _ in range(TRACES)]
         logged = trace_ids[::10]
