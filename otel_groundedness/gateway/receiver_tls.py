@@ -50,7 +50,8 @@ def receiver_tls(settings: GatewaySettings) -> ReceiverTls | None:
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     cert_chain, private_key = _read(cert_file), _read(key_file)
     try:
-        context.load_cert_chain(cert_file, key_file)
+        # Without a callback OpenSSL would prompt on the terminal for an encrypted key's passphrase.
+        context.load_cert_chain(cert_file, key_file, password=lambda: _refuse_encrypted(key_file))
     except ssl.SSLError as error:
         raise ConfigError(
             f"invalid TLS certificate or key ({cert_file}, {key_file}): {error.reason or error}"
@@ -70,3 +71,9 @@ def _read(path: Path) -> bytes:
         return path.read_bytes()
     except OSError as error:
         raise ConfigError(f"cannot read TLS file {path}: {error.strerror or error}") from None
+
+
+def _refuse_encrypted(key_file: Path) -> bytes:
+    raise ConfigError(
+        f"TLS key file {key_file} is encrypted: give an unencrypted key, readable by the gateway only"
+    )

@@ -58,6 +58,7 @@ def test_prometheus_can_be_turned_off_and_addresses_parse() -> None:
             "max_request_bytes (2000) exceeds",
         ),
         ({"trace_idle_s": "30", "max_trace_wait_s": "10"}, {}, None, "shorter than trace_idle_s"),
+        ({"tls_cert_file": " "}, {}, None, "invalid --tls-cert-file: empty file name"),
     ],
 )
 def test_bad_values_stop_the_start_with_one_line(

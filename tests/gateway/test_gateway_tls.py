@@ -15,6 +15,7 @@ import grpc
 import httpx
 import pytest
 import trustme
+from cryptography.hazmat.primitives import serialization
 
 from otel_groundedness.gateway.service import Gateway
 from otel_groundedness.gateway.settings import ConfigError, load_settings
@@ -132,10 +133,20 @@ def test_unreadable_or_invalid_tls_files_are_named(tmp_path: Path, ca: trustme.C
     garbage.write_text("not a certificate\n")
     other_key = tmp_path / "other.key"
     ca.issue_cert("other").private_key_pem.write_to_path(str(other_key))
+    encrypted_key = tmp_path / "encrypted.key"
+    private_key = serialization.load_pem_private_key(key.read_bytes(), password=None)
+    encrypted_key.write_bytes(
+        private_key.private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.BestAvailableEncryption(b"passphrase"),
+        )
+    )
     cases = [
         ({"tls_cert_file": str(missing), "tls_key_file": str(key)}, f"cannot read TLS file {missing}"),
         ({"tls_cert_file": str(garbage), "tls_key_file": str(key)}, "invalid TLS certificate or key"),
         ({"tls_cert_file": str(chain), "tls_key_file": str(other_key)}, "invalid TLS certificate or key"),
+        ({"tls_cert_file": str(chain), "tls_key_file": str(encrypted_key)}, "is encrypted"),
         (
             {"tls_cert_file": str(chain), "tls_key_file": str(key), "tls_client_ca_file": str(garbage)},
             f"invalid TLS client CA file {garbage}",
