@@ -93,11 +93,15 @@ def test_a_client_ca_makes_clients_present_a_certificate_it_signed(
     stranger = trustme.CA().issue_cert("front-collector")
 
     for refused in (_tls_channel(port, ca), _tls_channel(port, ca, stranger)):
-        error = GrpcClient(port, channel=refused).send(plain_request(1))
+        client = GrpcClient(port, channel=refused)
+        error = client.send(plain_request(1))
+        client.close()
         assert error is not None and error.code() == grpc.StatusCode.UNAVAILABLE
     front = ca.issue_cert("front-collector")
     accepted = plain_request(2)
-    assert GrpcClient(port, channel=_tls_channel(port, ca, front)).send(accepted) is None
+    client = GrpcClient(port, channel=_tls_channel(port, ca, front))
+    assert client.send(accepted) is None
+    client.close()
 
     base = f"https://127.0.0.1:{gateway.ports.http}/readyz"
     anonymous = ssl.create_default_context(cafile=ca_file)
