@@ -17,7 +17,8 @@ from typing import Any
 from opentelemetry.metrics import CallbackOptions, Observation
 
 OVERFLOW_ATTRIBUTES: Mapping[str, Any] = {"otel.metric.overflow": True}
-_OVERFLOW_KEY = tuple(OVERFLOW_ATTRIBUTES.items())
+_OVERFLOW_KEY = frozenset(OVERFLOW_ATTRIBUTES.items())
+_NO_ATTRIBUTES: frozenset[tuple[str, Any]] = frozenset()
 MAX_SERIES = 2000  # the SDK's default cardinality limit
 
 
@@ -26,11 +27,12 @@ class Tally:
 
     def __init__(self, max_series: int = MAX_SERIES) -> None:
         self._max_series = max_series
-        self._counts: dict[tuple[tuple[str, Any], ...], int] = {}
+        # Keyed by the set of (key, value) pairs: one series per attribute set, in any key order.
+        self._counts: dict[frozenset[tuple[str, Any]], int] = {}
         self._lock = threading.Lock()
 
     def add(self, amount: int, attributes: Mapping[str, Any] | None = None) -> None:
-        key = tuple(attributes.items()) if attributes else ()
+        key = frozenset(attributes.items()) if attributes else _NO_ATTRIBUTES
         with self._lock:
             count = self._counts.get(key)
             if count is None and len(self._counts) >= self._max_series:

@@ -30,6 +30,16 @@ def test_counts_are_cumulative_per_attribute_set() -> None:
     assert observed(tally)[(("label", "ungrounded"),)] == 2  # totals, not deltas
 
 
+def test_one_attribute_set_is_one_series_whatever_the_order_of_its_keys() -> None:
+    tally = Tally()
+    tally.add(1, {"label": "grounded", "model": "m"})
+    tally.add(2, {"model": "m", "label": "grounded"})
+    observations = list(tally.observe(CallbackOptions()))
+    assert [(o.value, dict(o.attributes or {})) for o in observations] == [
+        (3, {"label": "grounded", "model": "m"})
+    ]
+
+
 def test_new_attribute_sets_past_the_limit_fold_into_the_overflow_series() -> None:
     tally = Tally(max_series=3)
     for model in ("a", "b", "c", "d", "e"):
