@@ -1,14 +1,15 @@
-"""``otel-groundedness ring-shares``: how evenly a front tier's ``loadbalancing`` exporter would spread
+"""``otel-groundedness ring-shares``: how evenly a front tier's ``load_balancing`` exporter would spread
 traces over these gateway endpoints (docs/gateway.md, "How the exporter routes")."""
 
 from __future__ import annotations
 
 import argparse
+from collections import Counter
 
 from otel_groundedness.cli.argtypes import unit_interval
 from otel_groundedness.cli.errors import EXIT_GATE_FAILED, CliError
 
-HELP = "Predict each gateway's share of traces behind the Collector's loadbalancing exporter."
+HELP = "Predict each gateway's share of traces behind the Collector's load_balancing exporter."
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -30,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
     from otel_groundedness.gateway.hash_ring import ring_shares
 
     endpoints: list[str] = args.endpoints
-    repeated = sorted({endpoint for endpoint in endpoints if endpoints.count(endpoint) > 1})
+    repeated = sorted(endpoint for endpoint, times in Counter(endpoints).items() if times > 1)
     if repeated:
         raise CliError(f"an endpoint is named twice: {', '.join(repeated)}")
     shares = ring_shares(endpoints)

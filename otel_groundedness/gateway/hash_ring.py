@@ -1,4 +1,4 @@
-"""A replica of the loadbalancing exporter's consistent hash ring (contrib v0.161.0,
+"""A replica of the load_balancing exporter's consistent hash ring (contrib v0.161.0,
 `exporter/loadbalancingexporter/consistent_hashing.go`), to predict where each trace goes.
 
 200 points per endpoint at CRC32(endpoint + little-endian point index) mod 131071, collisions probed

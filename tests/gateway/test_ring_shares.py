@@ -1,4 +1,4 @@
-"""``otel-groundedness ring-shares``: where the front tier's loadbalancing exporter would send traces,
+"""``otel-groundedness ring-shares``: where the front tier's load_balancing exporter would send traces,
 predicted from the endpoint names alone (the e2e test checks the prediction against a real Collector)."""
 
 from __future__ import annotations
