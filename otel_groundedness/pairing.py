@@ -10,9 +10,10 @@ Rules (docs/processor.md has the long form):
 - A span with a final answer is released at once as a standalone turn, unless an agent span that
   started no later than it is still open in the trace: then it is held until that agent ends.
 - A span whose output asks for tools is an intermediate step: released unscored, with no skip.
-- An agent span ending claims the held answers it contains in time and scores one turn: its own
-  answer if it has one, else the last claimed answer. The score goes on the most specific span
-  carrying that text (the chat span rather than the agent); the other claimed spans leave unscored.
+- An agent span ending claims the held answers it contains in time (ends stamped up to 1 ms after
+  its own count as inside) and scores one turn: its own answer if it has one, else the last claimed
+  answer. The score goes on the most specific span carrying that text (the chat span rather than
+  the agent); the other claimed spans leave unscored.
 - One answer is scored at most once per trace (same ``gen_ai.response.id`` or same text), remembered
   by digest.
 
@@ -40,6 +41,11 @@ SkipReason: TypeAlias = Literal[
     "no_answer", "content_not_captured", "malformed", "duplicate", "evicted", "not_final", "error"
 ]
 EvictionReason: TypeAlias = Literal["max_traces", "max_bytes", "ttl"]
+
+# How far a span's end may be stamped after its agent's and still be inside it. OTel JS takes a
+# span's start from Date.now() (whole milliseconds) and its end as start plus measured duration, so
+# the stamped ends of a child and its parent can be out of order by up to 1 ms.
+END_STAMP_TOLERANCE_NS = 1_000_000
 
 _UNREAD_AGENT = SpanFacts(convention="unread", context=TurnContext(), is_agent=True)
 # Fixed per-item charge so that many small items still count against the byte budget.
@@ -109,6 +115,10 @@ class _Answer(Generic[H]):
         cls, record: SpanRecord, handle: H, text: str, context: TurnContext, truncated: bool
     ) -> _Answer[H]:
         return cls(handle, record.span_id, record.start_time_ns, record.end_time_ns, text, context, truncated)
+
+    def within(self, start_ns: int, end_ns: int) -> bool:
+        """Whether this span ran inside [start_ns, end_ns], allowing for stamped ends out of order."""
+        return start_ns <= self.start_ns <= end_ns and self.end_ns <= end_ns + END_STAMP_TOLERANCE_NS
 
     def held(self, record: SpanRecord) -> _Answer[H]:
         self.size = _record_bytes(record) + len(self.text) + _ITEM_OVERHEAD_BYTES
@@ -303,7 +313,7 @@ class PairingBuffer(Generic[H]):
         if state is None or span_id not in state.open_agents:
             return
         start_ns = self._close_open_agent(state, span_id)
-        contained = [held for held in state.held if start_ns <= held.start_ns and held.end_ns <= end_ns]
+        contained = [held for held in state.held if held.within(start_ns, end_ns)]
         if not state.open_agents:
             contained = state.held
         self._unhold(state, contained)
@@ -486,9 +496,7 @@ class PairingBuffer(Generic[H]):
     def _close_agent(
         self, state: _TraceState[H], agent: _Answer[H], own_answer: str | None, captured: bool
     ) -> list[Release[H]]:
-        contained = [
-            held for held in state.held if agent.start_ns <= held.start_ns and held.end_ns <= agent.end_ns
-        ]
+        contained = [held for held in state.held if held.within(agent.start_ns, agent.end_ns)]
         self._unhold(state, contained)
         contained.sort(key=lambda held: held.end_ns)
         if own_answer is None and not contained:

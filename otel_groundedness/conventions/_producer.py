@@ -21,6 +21,8 @@ class Producer:
     families whose markers are most specific go first, because their spans may also carry generic
     ``gen_ai.*`` keys.
     ``log_events``: the event names of the log records ``read_log`` takes.
+    ``agent_span_names``: names of spans that open an agent's turn (beyond semconv's
+    ``invoke_agent {name}``): answers that end inside such a span wait for it to end.
     """
 
     name: str
@@ -29,3 +31,4 @@ class Producer:
     read_span: SpanReader | None = None
     log_events: frozenset[str] = frozenset()
     read_log: LogReader | None = None
+    agent_span_names: frozenset[str] = frozenset()

@@ -47,6 +47,8 @@ PRODUCERS: tuple[Producer, ...] = tuple(
 )
 # A span with none of these keys is no producer's: the processor forwards it without queueing.
 GATE_KEYS: frozenset[str] = frozenset().union(*(producer.gate_keys for producer in PRODUCERS))
+# Spans, by exact name, that open an agent's turn (semconv's ``invoke_agent`` prefix is in core.intake).
+AGENT_SPAN_NAMES: frozenset[str] = frozenset().union(*(producer.agent_span_names for producer in PRODUCERS))
 SPAN_PRODUCERS: tuple[Producer, ...] = tuple(p for p in PRODUCERS if p.read_span is not None)
 LOG_READERS: Mapping[str, LogReader] = {
     event: producer.read_log

@@ -146,4 +146,5 @@ def _tool_results(messages: list[Any]) -> tuple[Evidence, ...]:
     return tuple(found)
 
 
-PRODUCER = Producer(name=CONVENTION, order=20, gate_keys=GATE_KEYS, read_span=read)
+# A root span is named by its operation id and holds the run's steps: it opens an agent's turn.
+PRODUCER = Producer(name=CONVENTION, order=20, gate_keys=GATE_KEYS, read_span=read, agent_span_names=_ROOTS)

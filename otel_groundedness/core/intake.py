@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any, TypeGuard
 
 from otel_groundedness.conventions import is_genai_span
+from otel_groundedness.conventions.registry import AGENT_SPAN_NAMES
 from otel_groundedness.telemetry import names
 
 _AGENT_SPAN_PREFIX = "invoke_agent"
@@ -18,9 +19,9 @@ def opens_agent(span_name: str) -> bool:
     The semconv name ``invoke_agent {name}`` is used by util-genai, Pydantic AI and the AI SDK, and
     it is known when the span starts (util-genai sets no attributes before then). An agent not
     recognised here still works: its answers are scored as they end and its own answer is
-    deduplicated against them.
+    deduplicated against them. Producers declare other agent span names (the AI SDK's legacy roots).
     """
-    return span_name.startswith(_AGENT_SPAN_PREFIX)
+    return span_name.startswith(_AGENT_SPAN_PREFIX) or span_name in AGENT_SPAN_NAMES
 
 
 def takes_span(attributes: Mapping[str, Any] | None, span_name: str) -> bool:

@@ -15,7 +15,7 @@ from otel_groundedness.core.evaluation import Evaluation, enrich_record
 from otel_groundedness.core.evaluation_core import Decision, EvaluationCore
 from otel_groundedness.core.intake import is_genai_input, opens_agent
 from otel_groundedness.evaluator import Evaluator
-from otel_groundedness.pairing import PairingLimits
+from otel_groundedness.pairing import END_STAMP_TOLERANCE_NS, PairingLimits
 from otel_groundedness.records import LogEventRecord, SpanFacts, SpanRecord, Turn
 from otel_groundedness.scoring import GroundednessPolicy, GroundednessReport
 from otel_groundedness.telemetry.instruments import GroundednessInstruments
@@ -109,8 +109,10 @@ def score_trace(
             continue  # live, such a span is forwarded untouched
         if agent:
             steps.append(_Step(record.start_time_ns, 0, position, record))
-        # An agent no adapter can read (facts None) still closes its turn when it ends.
-        steps.append(_Step(record.end_time_ns, 2, position, record, facts))
+        # An agent no adapter can read (facts None) still closes its turn when it ends. Its end is
+        # fed after the spans stamped to end just after it: they ended first (see the tolerance).
+        end_ns = record.end_time_ns + END_STAMP_TOLERANCE_NS if agent else record.end_time_ns
+        steps.append(_Step(end_ns, 2, position, record, facts))
     for position, event in enumerate(log_events):
         if is_genai_input(event.event_name):
             steps.append(_Step(event.timestamp_ns, 1, position, event))

@@ -16,6 +16,7 @@ from otel_groundedness.conventions.registry import (
     SPAN_PRODUCERS,
     claimants,
 )
+from otel_groundedness.core import opens_agent
 from tests.conventions.spans import INVOICE_JSON, log, span
 
 HTTP_SPAN = {"http.request.method": "GET", "url.full": "http://x/", "http.response.status_code": 200}
@@ -112,3 +113,10 @@ def test_malformed_log_bodies_never_raise() -> None:
 
 def test_non_genai_span_reads_as_none() -> None:
     assert read_span(span(HTTP_SPAN)) is None
+
+
+def test_agent_spans_are_semconv_invoke_agent_and_the_names_producers_declare() -> None:
+    assert opens_agent("invoke_agent invoice-agent") and opens_agent("invoke_agent")
+    # The AI SDK's legacy roots hold their steps; the steps and tool calls do not open a turn.
+    assert opens_agent("ai.generateText") and opens_agent("ai.streamText")
+    assert not any(opens_agent(name) for name in ("ai.generateText.doGenerate", "ai.toolCall", "chat gpt-4o"))

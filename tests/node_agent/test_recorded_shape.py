@@ -11,6 +11,7 @@ shape fails here first.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections import Counter
 from pathlib import Path
@@ -20,6 +21,7 @@ import pytest
 
 from otel_groundedness.cli.main import main
 from otel_groundedness.conventions import read_span
+from otel_groundedness.core.trace_feed import score_trace
 from otel_groundedness.records import SpanFacts, SpanRecord
 from otel_groundedness.replay.otlp_files import iter_otlp_file
 
@@ -154,3 +156,31 @@ def test_replay_scores_every_turn_once(path: Path, tmp_path: Path) -> None:
     if path == SEMCONV:
         # invoke_agent repeats the final chat span's answer: scored once, the repeat is a duplicate.
         assert summary["skipped"] == {"duplicate": 4}
+
+
+def test_every_span_start_is_a_whole_millisecond() -> None:
+    # OTel JS takes a span's start from Date.now() and its end as start + measured duration, so the
+    # ends of two spans can be out of order by up to 1 ms (the pairing tolerates that much).
+    for path in (SEMCONV, LEGACY):
+        records = spans(path)
+        assert all(span.start_time_ns % 1_000_000 == 0 for span in records)
+        assert any(span.end_time_ns % 1_000_000 for span in records)
+
+
+@pytest.mark.parametrize("path", [SEMCONV, LEGACY], ids=["semconv", "legacy"])
+def test_the_final_model_call_is_scored_even_when_stamped_after_its_root(path: Path) -> None:
+    """The final model-call span really ends first, but its stamped end can fall after the root's
+    (seen in CI): the score still goes on the model call, and the root's repeat is the duplicate."""
+    for index, trace in enumerate(by_trace(spans(path))):
+        if path == SEMCONV:
+            root_name, call_name = "invoke_agent invoice-agent", "chat gpt-4o-mini"
+        else:
+            root_name = "ai.streamText" if index >= 2 else "ai.generateText"
+            call_name = f"{root_name}.doStream" if index >= 2 else f"{root_name}.doGenerate"
+        [root] = named(trace, root_name)
+        final = named(trace, call_name)[-1]
+        for end_ns in (final.end_time_ns, root.end_time_ns + 400_000):
+            stamped = dataclasses.replace(final, end_time_ns=end_ns)
+            scored = score_trace(root.trace_id, [stamped if span is final else span for span in trace])
+            assert [turn.source.span_id for turn in scored.scored] == [final.span_id], (index, end_ns)
+            assert scored.skipped == Counter({"duplicate": 1})

@@ -366,3 +366,28 @@ def test_an_agent_without_output_in_a_trace_with_nothing_scored_is_no_answer() -
     assert buffer.add_span(span(100, 0, 10), agent(), "agent").releases == [
         Release("agent", skip="no_answer")
     ]
+
+
+MS = 1_000_000
+
+
+def test_an_answer_stamped_up_to_a_millisecond_after_its_agent_still_belongs_to_it() -> None:
+    # OTel JS stamps a span's start from Date.now() (whole ms) and its end as start + measured
+    # duration, so a chat span that ended first can carry an end up to 1 ms after its agent's.
+    buffer = make_buffer()
+    buffer.agent_started(TRACE, 100, 0)
+    assert buffer.add_span(span(3, 5 * MS, 10 * MS + MS // 2), chat(ANSWER), "final-chat").releases == []
+    releases = by_handle(buffer.add_span(span(100, 0, 10 * MS, name="invoke_agent"), agent(ANSWER), "agent"))
+    scored = releases["final-chat"].turn
+    assert scored is not None and scored.span_id == 3
+    assert releases["agent"] == Release("agent", skip="duplicate")
+
+
+def test_an_answer_ending_more_than_a_millisecond_after_the_agent_is_not_its_own() -> None:
+    buffer = make_buffer()
+    buffer.agent_started(TRACE, 100, 0)
+    buffer.add_span(span(3, 5 * MS, 12 * MS), chat("A later answer: $2,000."), "later")
+    releases = by_handle(buffer.add_span(span(100, 0, 10 * MS, name="invoke_agent"), agent(ANSWER), "agent"))
+    assert releases["agent"].turn is not None and releases["agent"].turn.answer == ANSWER
+    # No agent is open any more: the later answer leaves as a turn of its own.
+    assert releases["later"].turn is not None and releases["later"].turn.answer == "A later answer: $2,000."
