@@ -30,6 +30,9 @@ def identifiers_in(text: str, **options: object) -> list[tuple[str, str, str]]:
         ("invoice INV-2210.", "INV-2210", "INV-2210", "ticket"),
         ("invoice inv-2210", "inv-2210", "INV-2210", "ticket"),
         ("JIRA-1234 is open", "JIRA-1234", "JIRA-1234", "ticket"),
+        # A code of one or two digits is a ticket behind a capitalised prefix (a Jira key, ORD-7).
+        ("ticket PROJ-12 is open", "PROJ-12", "PROJ-12", "ticket"),
+        ("order ORD-7 shipped", "ORD-7", "ORD-7", "ticket"),
         ("order ORD-2024-0042", "ORD-2024-0042", "ORD-2024-0042", "ticket"),
         ("CVE-2024-12345 fixed", "CVE-2024-12345", "CVE-2024-12345", "ticket"),
         ("ticket #4521", "#4521", "#4521", "ticket"),
@@ -83,7 +86,22 @@ def test_international_phone_keeps_its_country_code() -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["COVID-19", "SARS-CoV-2", "GPT-4", "GPT-4o", "ISO-8601", "UTF-8", "MP3", "PROJ-12", "SHA-256"]
+    "text",
+    [
+        "COVID-19",
+        "SARS-CoV-2",
+        "GPT-4",
+        "GPT-4o",
+        "ISO-8601",
+        "UTF-8",
+        "MP3",
+        "SHA-256",
+        "proj-12",
+        "Phase-2",
+        "AK-47",
+        "WD-40",
+        "IL-6",
+    ],
 )
 def test_well_known_names_are_not_identifiers(text: str) -> None:
     assert extract_atoms(f"the {text} case", min_number_digits=1) == []

@@ -1,10 +1,11 @@
 """Identifier rules: e-mail and URL pre-pass, ticket-code checks, normalised forms.
 
 Ticket codes are ``PREFIX-CODE`` with a 2-12 letter prefix (optionally followed by up to four
-digits) and at least three digits in the code (``INV-2210``, ``ORD-2024-0042``; not ``COVID-19``,
-``GPT-4``, ``SARS-CoV-2``). ``NOT_TICKET_PREFIXES`` names well-known standards, models and English
-prefixes whose codes are not ids (``ISO-8601``, ``SHA-256``, ``mid-2025``); a year after such a
-prefix still counts as a year. ``#4521`` is a ticket of three or more digits.
+digits) and at least three digits in the code (``INV-2210``, ``ORD-2024-0042``; not ``SARS-CoV-2``).
+A code of one or two digits is a ticket only behind a prefix of capital letters (the Jira key
+``PROJ-12``, ``ORD-7``; not ``Phase-2``). ``NOT_TICKET_PREFIXES`` names well-known standards, models,
+names and English prefixes whose codes are not ids (``ISO-8601``, ``SHA-256``, ``GPT-4``,
+``COVID-19``, ``AK-47``, ``mid-2025``); a year after such a prefix still counts as a year. ``#4521`` is a ticket of three or more digits.
 Glued codes are product, flight and model codes written without a separator: two to four
 capital letters and three to eight digits (``KX750``, ``ZT9000``, ``AB1234``); they are tickets
 whose hyphen was left out, so ``KX750`` and ``KX-750`` normalise alike. A currency code stays money
@@ -26,9 +27,15 @@ from otel_groundedness.scoring.atoms import Atom, Identifier
 NOT_TICKET_PREFIXES: frozenset[str] = frozenset({
     "iso", "iec", "utf", "ieee", "ansi", "din", "rfc", "sha", "md", "aes", "rsa", "des", "crc",
     "covid", "sars", "mers", "gpt", "pep", "mid", "pre", "post", "non", "anti", "early", "late", "end",
-    "by", "since", "from", "until", "circa", "year", "fy", "cy",
+    "by", "since", "from", "until", "circa", "year", "fy", "cy", "ak", "wd", "il", "ww",
 })  # fmt: skip
 TICKET_MIN_CODE_DIGITS = 3
+
+
+def is_short_ticket(prefix: str, code: str) -> bool:
+    """Whether a code of fewer than ``TICKET_MIN_CODE_DIGITS`` digits is still a ticket: all digits,
+    behind a prefix of capital letters only (``PROJ-12``), as project and order keys are written."""
+    return code.isdigit() and prefix.isascii() and prefix.isalpha() and prefix.isupper()
 
 _EMAIL_DOMAIN = re.compile(r"@([A-Za-z0-9](?:[A-Za-z0-9-]{0,62}+)(?:\.[A-Za-z0-9-]{1,63}+){1,8}+)")
 _EMAIL_LOCAL_REVERSED = re.compile(r"[\w%+-](?:[\w.%+-]{0,63}+)")

@@ -323,7 +323,7 @@ class Scan:
             is_year = len(code) == 4 and code.isdigit() and "1900" <= code <= "2099"
             return self._year(code_start, end) if is_year else None
         digits = len(code) if code.isdigit() else len(code) - len(code.translate(_NO_DIGITS))
-        if digits < identifiers.TICKET_MIN_CODE_DIGITS:
+        if digits < identifiers.TICKET_MIN_CODE_DIGITS and not identifiers.is_short_ticket(prefix, code):
             return None
         return self._identifier(start, end, f"{prefix}-{code}".upper(), "ticket")
 
