@@ -44,7 +44,18 @@ _NOT_PLURAL = ("ss", "us", "is")
 
 
 def _singular(word: str) -> str:
-    if len(word) <= 3 or not word.endswith("s") or word.endswith(_NOT_PLURAL):
+    if len(word) <= 3:
+        return word
+    if not word.endswith("s"):
+        # Singulars the plural rules would not give back ("caches" -> "cach", "movies" -> "movy")
+        # are cut the same way, so a singular and its plural still meet.
+        if word.endswith("e"):
+            if word.endswith("che") and len(word) > 4:  # as "-ches" is cut only after two letters
+                return word[:-1]
+            if word.endswith("ie"):
+                return word[:-2] + "y"
+        return word
+    if word.endswith(_NOT_PLURAL):
         return word
     for ending, replacement in _PLURAL_ENDINGS:
         if word.endswith(ending) and len(word) > len(ending) + 1:

@@ -17,6 +17,11 @@ from otel_groundedness.scoring.label_words import json_words, window_words, word
         ("taxes", "tax"),
         ("batches", "batch"),
         ("refunds", "refund"),
+        # Singulars in "-che" and "-ie" meet the "-ches" and "-ies" plural rules halfway.
+        ("caches", "cache"),
+        ("niches", "niche"),
+        ("movies", "movie"),
+        ("calories", "calorie"),
     ],
 )
 def test_a_plural_and_its_singular_are_one_label_word(plural: str, singular: str) -> None:

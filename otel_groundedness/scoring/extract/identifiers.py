@@ -5,7 +5,8 @@ digits) and at least three digits in the code (``INV-2210``, ``ORD-2024-0042``; 
 A code of one or two digits is a ticket only behind a prefix of capital letters (the Jira key
 ``PROJ-12``, ``ORD-7``; not ``Phase-2``). ``NOT_TICKET_PREFIXES`` names well-known standards, models,
 names and English prefixes whose codes are not ids (``ISO-8601``, ``SHA-256``, ``GPT-4``,
-``COVID-19``, ``AK-47``, ``mid-2025``); a year after such a prefix still counts as a year. ``#4521`` is a ticket of three or more digits.
+``COVID-19``, ``AK-47``, ``mid-2025``); a year after such a prefix still counts as a year.
+``#4521`` is a ticket of three or more digits.
 Glued codes are product, flight and model codes written without a separator: two to four
 capital letters and three to eight digits (``KX750``, ``ZT9000``, ``AB1234``); they are tickets
 whose hyphen was left out, so ``KX750`` and ``KX-750`` normalise alike. A currency code stays money
