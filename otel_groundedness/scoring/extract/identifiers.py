@@ -32,12 +32,6 @@ NOT_TICKET_PREFIXES: frozenset[str] = frozenset({
 })  # fmt: skip
 TICKET_MIN_CODE_DIGITS = 3
 
-
-def is_short_ticket(prefix: str, code: str) -> bool:
-    """Whether a code of fewer than ``TICKET_MIN_CODE_DIGITS`` digits is still a ticket: all digits,
-    behind a prefix of capital letters only (``PROJ-12``), as project and order keys are written."""
-    return code.isdigit() and prefix.isascii() and prefix.isalpha() and prefix.isupper()
-
 _EMAIL_DOMAIN = re.compile(r"@([A-Za-z0-9](?:[A-Za-z0-9-]{0,62}+)(?:\.[A-Za-z0-9-]{1,63}+){1,8}+)")
 _EMAIL_LOCAL_REVERSED = re.compile(r"[\w%+-](?:[\w.%+-]{0,63}+)")
 _URL = re.compile(r"(?:https?://|www\.)[^\s<>\"'`\x1e]++")
@@ -112,6 +106,12 @@ def ticket_prefix_start(text: str, dash: int, floor: int) -> int | None:
     reach back before ``floor``, into the previous atom)."""
     match = TICKET_PREFIX_REVERSED.match(text[max(0, dash - 17) : dash][::-1])
     return dash - match.end() if match and dash - match.end() >= floor else None
+
+
+def is_short_ticket(prefix: str, code: str) -> bool:
+    """Whether a code of fewer than ``TICKET_MIN_CODE_DIGITS`` digits is still a ticket: all digits,
+    behind a prefix of capital letters only (``PROJ-12``), as project and order keys are written."""
+    return code.isdigit() and prefix.isascii() and prefix.isalpha() and prefix.isupper()
 
 
 def glued_code(text: str, digit_start: int, end: int, floor: int) -> tuple[int, str] | None:
