@@ -98,10 +98,26 @@ def test_locale_packs(text: str, locale: str, reading: Reading) -> None:
 
 @pytest.mark.parametrize(
     ("text", "locale"),
-    [("13/04/2025", "en-US"), ("04/13/2025", "en-GB"), ("2025-02-30", "en-US"), ("Feb 29, 2023", "en-US")],
+    [("2025-02-30", "en-US"), ("Feb 29, 2023", "en-US"), ("31/04/2025", "en-US"), ("13/13/2025", "en-GB")],
 )
 def test_impossible_readings_are_dropped(text: str, locale: str) -> None:
     assert dates_in(text, locale=locale) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "locale", "reading"),
+    [
+        ("15/04/2025", "en-US", (2025, 4, 15)),
+        ("04/15/2025", "en-GB", (2025, 4, 15)),
+        ("04.15.2025", "de-DE", (2025, 4, 15)),
+        ("15/04/25", "en-US", (2025, 4, 15)),
+    ],
+)
+def test_a_numeric_date_only_the_other_order_can_read_is_read_that_way(
+    text: str, locale: str, reading: Reading
+) -> None:
+    # A day over 12 leaves one reading: the date is unmistakable whatever order the locale prefers.
+    assert dates_in(f"due {text}.", locale=locale) == [(text, (reading,))]
 
 
 def test_ambiguous_numeric_date_carries_every_allowed_reading() -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Iterable
+from typing import get_args
 
 from otel_groundedness.scoring.atoms import CalendarDate
 from otel_groundedness.scoring.extract.locales import DateOrder
@@ -38,14 +39,23 @@ def full_year(written: str) -> int:
 
 
 def numeric_readings(first: str, second: str, year: str, orders: Iterable[DateOrder]) -> CalendarDate | None:
-    """Every valid reading of ``first/second/year`` under the given orders; ``None`` if none is."""
+    """Every valid reading of ``first/second/year`` under the given orders; when none is valid, the
+    reading of another order (``15/04/2025`` in en-US: a day over 12 leaves no doubt); ``None``
+    when no order reads a real date."""
     y, a, b = full_year(year), int(first), int(second)
+    allowed = tuple(orders)
+    others = tuple(order for order in get_args(DateOrder) if order not in allowed)
+    readings = _readings(y, a, b, allowed) or _readings(y, a, b, others)
+    return CalendarDate(readings) if readings else None
+
+
+def _readings(year: int, a: int, b: int, orders: tuple[DateOrder, ...]) -> tuple[Reading, ...]:
     readings: list[Reading] = []
     for order in orders:
         month, day = (a, b) if order == "MDY" else (b, a)
-        if is_valid(y, month, day) and (y, month, day) not in readings:
-            readings.append((y, month, day))
-    return CalendarDate(tuple(readings)) if readings else None
+        if is_valid(year, month, day) and (year, month, day) not in readings:
+            readings.append((year, month, day))
+    return tuple(readings)
 
 
 def single(year: int | None, month: int | None, day: int | None) -> CalendarDate | None:
