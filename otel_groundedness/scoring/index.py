@@ -19,7 +19,7 @@ from typing import TypeAlias
 from otel_groundedness.scoring import label_words
 from otel_groundedness.scoring.atoms import ATOM_KINDS, Atom, CalendarDate, Identifier, Quantity
 from otel_groundedness.scoring.budget import CANDIDATE, PROBE, WorkBudget
-from otel_groundedness.scoring.corpus import Corpus, Fragment, RawScalar, path_labels, render_path
+from otel_groundedness.scoring.corpus import Corpus, Fragment, RawScalar, ScalarRow, path_labels, render_path
 from otel_groundedness.scoring.digits import VariantWindows
 from otel_groundedness.scoring.results import Citation
 
@@ -221,6 +221,20 @@ def _names_minor_units(key: str | int | object) -> bool:
     return "cent" in lowered or "minor" in lowered
 
 
+# ISO 4217 currencies whose minor unit is not a hundredth (none: JPY, KRW; a thousandth: KWD, BHD).
+_NOT_HUNDREDTHS = frozenset({
+    "BIF", "CLP", "DJF", "GNF", "ISK", "JPY", "KMF", "KRW", "PYG", "RWF", "UGX", "UYI", "VND", "VUV",
+    "XAF", "XOF", "XPF", "BHD", "IQD", "JOD", "KWD", "LYD", "OMR", "TND",
+})  # fmt: skip
+
+
+def _in_minor_units(row: ScalarRow) -> bool:
+    """A JSON integer in a record with a currency of hundredths, as payment APIs give amounts
+    (Stripe's ``{"amount": 1999, "currency": "usd"}`` is $19.99)."""
+    currency = row[3]
+    return type(row[2]) is int and currency is not None and currency not in _NOT_HUNDREDTHS
+
+
 @dataclass(frozen=True, slots=True)
 class EvidenceNeeds:
     """Evidence atom kinds (``money``, ``percent``, ``number``, ``date``, ``identifier``) and
@@ -346,17 +360,17 @@ class EvidenceIndex:
         return found
 
     def _minor_units(self) -> list[int]:
-        """Positions of raw integers whose nearest key names minor units ("amount_cents": 124350)."""
+        """Positions of raw integers that may count minor units: under a key naming them
+        ("amount_cents": 124350), or in a record with a currency of hundredths."""
         values, rows = self._corpus.scalar_values, self._corpus.scalar_rows
         # Records repeat their keys: decide once per distinct key, and mostly none qualifies.
         keys = {row[1][1] for row in rows if row[1] is not None}
         minor_keys = {key for key in keys if _names_minor_units(key)}
-        if not minor_keys:
-            return []
         return [
             position
             for position, row in enumerate(rows)
-            if row[1] is not None and row[1][1] in minor_keys and values[position].is_integer()
+            if values[position].is_integer()
+            and ((row[1] is not None and row[1][1] in minor_keys) or _in_minor_units(row))
         ]
 
     # --- dates -------------------------------------------------------------------------------

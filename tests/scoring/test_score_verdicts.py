@@ -15,6 +15,7 @@ from otel_groundedness.scoring.atoms import Atom, AtomKind, AtomValue, CalendarD
 from otel_groundedness.scoring.corpus import collect
 from otel_groundedness.scoring.index import EvidenceIndex
 from otel_groundedness.scoring.label_words import AtomContext
+from otel_groundedness.scoring.scorer import score
 from otel_groundedness.scoring.verdicts import Judgement, judge, one_edit_apart
 
 Lexicon = Mapping[str, tuple[AtomKind, AtomValue]]
@@ -256,3 +257,30 @@ def test_identifier_rules(answer: str, evidence: list[Any], verdict: str, reason
 def test_one_edit_apart(first: str, second: str, expected: bool) -> None:
     assert one_edit_apart(first, second) is expected
     assert one_edit_apart(second, first) is expected
+
+
+@pytest.mark.parametrize(
+    ("answer", "evidence", "verdict", "reason"),
+    [
+        # Payment APIs (Stripe, Adyen, Square) give amounts in minor units beside a currency code.
+        ("It costs $19.99.", {"amount": 1999, "currency": "usd"}, "supported", "reformatted"),
+        (
+            "It costs $19.99.",
+            {"lines": {"data": [{"amount": 1999, "currency": "usd"}]}},
+            "supported",
+            "reformatted",
+        ),
+        ("It costs $1,999.", {"amount": 1999, "currency": "usd"}, "supported", "reformatted"),
+        ("It costs $19.89.", {"amount": 1999, "currency": "usd"}, "contradicted", "digit_changed"),
+        # Not minor units: a currency without hundredths, a figure written as a string, no currency.
+        ("It costs ¥19.99.", {"amount": 1999, "currency": "jpy"}, "contradicted", "magnitude_mismatch"),
+        ("It costs $19.99.", {"amount": "1999", "currency": "usd"}, "contradicted", "magnitude_mismatch"),
+        ("It costs $19.99.", {"amount": 1999}, "contradicted", "magnitude_mismatch"),
+    ],
+)
+def test_integer_amounts_beside_a_currency_code_also_read_as_minor_units(
+    answer: str, evidence: dict[str, Any], verdict: str, reason: str
+) -> None:
+    report = score(answer, [evidence])
+    [atom] = report.supported + report.contradicted + report.unsupported
+    assert (atom.verdict, atom.reason) == (verdict, reason)
