@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from itertools import compress, repeat
 from typing import TypeAlias
 
-from otel_groundedness.scoring import label_words
+from otel_groundedness.scoring import label_words, units
 from otel_groundedness.scoring.atoms import ATOM_KINDS, Atom, CalendarDate, Identifier, Quantity
 from otel_groundedness.scoring.budget import CANDIDATE, PROBE, WorkBudget
 from otel_groundedness.scoring.corpus import Corpus, Fragment, RawScalar, ScalarRow, path_labels, render_path
@@ -27,6 +27,7 @@ from otel_groundedness.scoring.results import Citation
 # nothing and stops every pattern, so no atom spans two fragments.
 _SEPARATOR = "\n\x1e\n"
 _EPSILON = 1e-9
+UNIT_GROUP = "unit:"
 YEAR_RANGE = range(1000, 2100)  # raw JSON integers in this range also count as years ({"born": 1810})
 # Lookups read a bounded number of equal or near-equal values: the first few decide a verdict,
 # and evidence that repeats one value thousands of times must not make each lookup O(n).
@@ -89,6 +90,14 @@ class Hit:
     def unit(self) -> str | None:
         return self.value.unit if isinstance(self.value, Quantity) else None
 
+    def key_unit(self) -> str | None:
+        """For a raw scalar, the unit its nearest key names (``{"weight_g": 2500}``: ``g``)."""
+        origin = self.origin
+        if not isinstance(origin, RawScalar):
+            return None
+        labels = path_labels(origin.path)
+        return units.key_unit(labels[0]) if labels else None
+
     def words(self) -> set[str]:
         """Label words tied to this value: JSON keys, short sibling labels, text around it."""
         if self._words is None:
@@ -129,7 +138,7 @@ class _NumericGroup:
         self,
         name: str,
         values: list[float],
-        entries: list[Hit] | list[int] | None,
+        entries: Sequence[Hit | int] | None,
         budget: WorkBudget,
         corpus: Corpus | None = None,
     ) -> None:
@@ -214,6 +223,11 @@ class _NumericGroup:
         return found
 
 
+def unit_group(unit: str | None) -> str | None:
+    """The group of evidence values read in ``unit`` (another unit of its dimension), if it converts."""
+    return None if units.dimension(unit) is None else UNIT_GROUP + str(unit)
+
+
 def _names_minor_units(key: str | int | object) -> bool:
     if not isinstance(key, str):
         return False
@@ -274,6 +288,7 @@ class EvidenceIndex:
         self._readings: list[tuple[_DateAtom, DateReading, int]] | None = None
         self._identifiers: dict[tuple[str, str], list[Hit]] | None = None
         self._identifier_forms: dict[str, list[str]] | None = None
+        self._units_by_dimension: dict[str | None, list[tuple[int, str]]] | None = None
 
     @property
     def corpus(self) -> Corpus:
@@ -327,11 +342,14 @@ class EvidenceIndex:
     # --- numbers -----------------------------------------------------------------------------
 
     def group(self, name: str) -> _NumericGroup:
-        """Values of one group, built on first use.
+        """Values of one group, built on first use (a ``unit:`` group raises ``BudgetSpent`` when
+        the budget cannot pay for building it).
 
         ``money``/``percent``/``number``: extracted atoms. ``raw``: JSON scalars as they are.
         ``fraction``: raw scalars in [-1, 1] times 100 (``0.153`` supports ``15.3%``). ``minor``:
         raw integers under a key naming minor units (``amount_cents``) divided by 100.
+        ``unit:<unit>`` (see ``unit_group``): values in another unit of that unit's dimension, read
+        in it: raw scalars whose key names their unit, and number atoms with a unit.
         """
         built = self._groups.get(name)
         if built is None:
@@ -346,6 +364,8 @@ class EvidenceIndex:
             elif name == "minor":
                 minor = self._minor_units()
                 built = _NumericGroup(name, [values[i] / 100.0 for i in minor], minor, budget, corpus)
+            elif name.startswith(UNIT_GROUP):
+                built = self._in_unit(name, name.removeprefix(UNIT_GROUP))
             else:
                 hits = self._numeric_hits[name]
                 built = _NumericGroup(name, [hit.number for hit in hits], hits, budget)
@@ -372,6 +392,47 @@ class EvidenceIndex:
             if values[position].is_integer()
             and ((row[1] is not None and row[1][1] in minor_keys) or _in_minor_units(row))
         ]
+
+    def _in_unit(self, name: str, target: str) -> _NumericGroup:
+        """Evidence values in another unit of ``target``'s dimension, converted into ``target``."""
+        values = self._corpus.scalar_values
+        rows = self._unit_rows().get(units.dimension(target), [])
+        # One group per unit an answer writes, each reading its dimension's values: paid up front,
+        # so an answer naming every unit cannot multiply the work past the budget.
+        self.budget.pay(PROBE * (len(rows) + len(self._numeric_hits["number"])))
+        converted: list[float] = []
+        entries: list[Hit | int] = []
+        for position, unit in rows:
+            for reading in units.in_unit(values[position], unit, target):
+                converted.append(reading)
+                entries.append(position)
+        for hit in self._numeric_hits["number"]:
+            if hit.unit is not None:
+                for reading in units.in_unit(hit.number, hit.unit, target):
+                    scale = reading / hit.number if hit.number else 0.0
+                    converted.append(reading)
+                    entries.append(
+                        Hit(name, hit.origin, None, reading, hit.tolerance * scale, hit.start, hit.end)
+                    )
+        return _NumericGroup(name, converted, entries, self.budget, self._corpus)
+
+    def _unit_rows(self) -> dict[str | None, list[tuple[int, str]]]:
+        """(position, unit) of the raw scalars whose nearest key names a unit, by dimension: read in
+        one pass on first use, so each answer unit's group walks only its own dimension."""
+        if self._units_by_dimension is None:
+            found: dict[str | None, list[tuple[int, str]]] = defaultdict(list)
+            key_units: dict[str, str | None] = {}  # records repeat their keys: read each once
+            for position, row in enumerate(self._corpus.scalar_rows):
+                labels = path_labels(row[1])
+                if labels:
+                    key = labels[0]
+                    if key not in key_units:
+                        key_units[key] = units.key_unit(key)
+                    unit = key_units[key]
+                    if unit is not None:
+                        found[units.dimension(unit)].append((position, unit))
+            self._units_by_dimension = dict(found)
+        return self._units_by_dimension
 
     # --- dates -------------------------------------------------------------------------------
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from otel_groundedness.scoring import bare_years
+from otel_groundedness.scoring import bare_years, units
 from otel_groundedness.scoring.atoms import NUMERIC_KINDS, Atom, AtomKind, CalendarDate, Identifier, Quantity
 from otel_groundedness.scoring.budget import PROBE
 from otel_groundedness.scoring.derivation import Derivation
@@ -34,6 +34,7 @@ from otel_groundedness.scoring.index import (
     EvidenceNeeds,
     Hit,
     date_mask,
+    unit_group,
 )
 from otel_groundedness.scoring.label_words import AtomContext
 from otel_groundedness.scoring.results import Reason, Verdict
@@ -108,6 +109,13 @@ def _compatible(kind: AtomKind, quantity: Quantity, hit: Hit) -> bool:
     hit_unit = hit.unit
     if quantity.unit is not None and hit_unit is not None and quantity.unit != hit_unit:
         return False
+    if quantity.unit is not None and hit.kind == "raw":
+        # {"weight_g": 2500} is no figure in kg as it stands; its reading in kg is in the unit group.
+        key_unit = hit.key_unit()
+        if key_unit not in (None, quantity.unit) and units.dimension(key_unit) == units.dimension(
+            quantity.unit
+        ):
+            return False
     if kind == "number" and quantity.unit is not None and hit.kind == "money":
         return False  # "1500ms" is not "$1,500"
     return not (kind == "money" and hit.kind == "number" and hit_unit is not None)
@@ -132,6 +140,9 @@ def _judge_quantity(
 ) -> Judgement:
     kind = atom.kind
     groups = index.nonempty(NUMERIC_GROUPS[kind])
+    in_unit = unit_group(quantity.unit) if kind == "number" else None
+    if in_unit is not None:
+        groups = groups + index.nonempty((in_unit,))
     value = quantity.value
     reach = quantity.tolerance + _slack(value)
     best: Hit | None = None

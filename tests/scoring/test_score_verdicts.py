@@ -284,3 +284,28 @@ def test_integer_amounts_beside_a_currency_code_also_read_as_minor_units(
     report = score(answer, [evidence])
     [atom] = report.supported + report.contradicted + report.unsupported
     assert (atom.verdict, atom.reason) == (verdict, reason)
+
+
+@pytest.mark.parametrize(
+    ("answer", "evidence", "verdict", "reason"),
+    [
+        # A figure converted from the unit the evidence's key or text names.
+        ("It weighs 2.5 kg.", {"weight_g": 2500}, "supported", "reformatted"),
+        ("The file is 2.5 MB.", {"size_bytes": 2621440}, "supported", "reformatted"),
+        ("The p99 is 1.2s.", {"p99_ms": 1200}, "supported", "reformatted"),
+        ("Latency was 1.2s.", ["p99 latency 1200ms"], "supported", "reformatted"),
+        ("The runs took 1.5h and 2h.", {"durations_min": [90, 120]}, "supported", "reformatted"),
+        # A corrupted conversion is flagged; grams copied as kilograms are a thousandfold slip.
+        ("It weighs 3.5 kg.", {"weight_g": 2500}, "unsupported", "not_found"),
+        ("It weighs 2500 kg.", {"weight_g": 2500}, "contradicted", "magnitude_mismatch"),
+        ("It weighs 2.5g.", {"weight_kg": 2.5}, "contradicted", "magnitude_mismatch"),
+        # No unit named: a thousandfold gap is still a magnitude slip.
+        ("It weighs 2.5 kg.", {"weight": 2500}, "contradicted", "magnitude_mismatch"),
+    ],
+)
+def test_figures_converted_from_the_unit_the_evidence_names(
+    answer: str, evidence: Any, verdict: str, reason: str
+) -> None:
+    report = score(answer, evidence if isinstance(evidence, list) else [evidence])
+    atoms = report.supported + report.contradicted + report.unsupported
+    assert atoms and {(atom.verdict, atom.reason) for atom in atoms} == {(verdict, reason)}
