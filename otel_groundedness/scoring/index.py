@@ -347,7 +347,8 @@ class EvidenceIndex:
 
         ``money``/``percent``/``number``: extracted atoms. ``raw``: JSON scalars as they are.
         ``fraction``: raw scalars in [-1, 1] times 100 (``0.153`` supports ``15.3%``). ``minor``:
-        raw integers under a key naming minor units (``amount_cents``) divided by 100.
+        raw integers under a key naming minor units (``amount_cents``) divided by 100. ``scaled``:
+        raw scalars under a key naming a magnitude (``revenue_usd_millions``), at that magnitude.
         ``unit:<unit>`` (see ``unit_group``): values in another unit of that unit's dimension, read
         in it: raw scalars whose key names their unit, and number atoms with a unit.
         """
@@ -364,6 +365,15 @@ class EvidenceIndex:
             elif name == "minor":
                 minor = self._minor_units()
                 built = _NumericGroup(name, [values[i] / 100.0 for i in minor], minor, budget, corpus)
+            elif name == "scaled":
+                scaled = self._scaled()
+                built = _NumericGroup(
+                    name,
+                    [values[i] * 10.0**power for i, power in scaled],
+                    [i for i, _ in scaled],
+                    budget,
+                    corpus,
+                )
             elif name.startswith(UNIT_GROUP):
                 built = self._in_unit(name, name.removeprefix(UNIT_GROUP))
             else:
@@ -392,6 +402,21 @@ class EvidenceIndex:
             if values[position].is_integer()
             and ((row[1] is not None and row[1][1] in minor_keys) or _in_minor_units(row))
         ]
+
+    def _scaled(self) -> list[tuple[int, int]]:
+        """(position, power of ten) of raw scalars whose nearest key names a magnitude."""
+        found: list[tuple[int, int]] = []
+        powers: dict[str, int | None] = {}  # records repeat their keys: read each once
+        for position, row in enumerate(self._corpus.scalar_rows):
+            labels = path_labels(row[1])
+            if labels:
+                key = labels[0]
+                if key not in powers:
+                    powers[key] = units.key_magnitude(key)
+                power = powers[key]
+                if power is not None:
+                    found.append((position, power))
+        return found
 
     def _in_unit(self, name: str, target: str) -> _NumericGroup:
         """Evidence values in another unit of ``target``'s dimension, converted into ``target``."""

@@ -1,10 +1,11 @@
-"""Units of measure one dimension apart by a fixed factor, and the unit a JSON key names.
+"""Units of measure one dimension apart by a fixed factor, and the unit or magnitude a JSON key names.
 
 An answer often converts what a tool returned (``{"weight_g": 2500}`` as ``2.5 kg``,
 ``{"size_bytes": 2621440}`` as ``2.5 MB``, ``{"p99_ms": 1200}`` as ``1.2s``); read without the
 unit the key names, those figures look a thousand times off. ``in_unit`` gives the readings of an
 evidence value in the answer's unit. Byte units written in decimal (``MB``) are also read in
-binary (``MiB``), as software reports them.
+binary (``MiB``), as software reports them.Financial data names its magnitude the same way
+(``{"revenue_usd_millions": 4200}`` is $4.2 billion): ``key_magnitude`` reads it.
 """
 
 from __future__ import annotations
@@ -49,6 +50,11 @@ _KEY_UNITS: dict[str, str] = {
     "hz": "Hz", "khz": "kHz", "mhz": "MHz", "ghz": "GHz",
     "w": "W", "watts": "W", "kw": "kW", "wh": "Wh", "kwh": "kWh",
 }  # fmt: skip
+# The last word of a JSON key, lower-cased, when it names the power of ten its figures are in.
+_KEY_MAGNITUDES: dict[str, int] = {
+    "thousands": 3, "k": 3, "millions": 6, "m": 6, "mm": 6, "mn": 6, "mln": 6,
+    "billions": 9, "bn": 9, "b": 9, "bln": 9, "trillions": 12, "tn": 12,
+}  # fmt: skip
 # A key's words: runs of capitals not starting a capitalised word, or a capitalised or lower-case word.
 _KEY_WORDS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+")
 _MAX_KEY_CHARS = 64
@@ -62,12 +68,22 @@ def dimension(unit: str | None) -> str | None:
 
 def key_unit(key: object) -> str | None:
     """The unit a JSON key's last word names (``weight_g`` -> ``g``, ``durationMs`` -> ``ms``)."""
+    word = _last_word(key)
+    return _KEY_UNITS.get(word) if word is not None else None
+
+
+def _last_word(key: object) -> str | None:
+    """A key's last word, lower-cased; None for a key of one word ("ms", "m" name no quantity)."""
     if not isinstance(key, str) or len(key) > _MAX_KEY_CHARS:
         return None
     words = _KEY_WORDS.findall(key)
-    if len(words) < 2:
-        return None  # a key that is only a unit ("ms", "s") names no quantity
-    return _KEY_UNITS.get(words[-1].lower())
+    return words[-1].lower() if len(words) >= 2 else None
+
+
+def key_magnitude(key: object) -> int | None:
+    """The power of ten a JSON key's last word names (``revenue_usd_millions``, ``revenueInThousands``)."""
+    word = _last_word(key)
+    return _KEY_MAGNITUDES.get(word) if word is not None else None
 
 
 def in_unit(value: float, unit: str, target: str) -> tuple[float, ...]:

@@ -41,10 +41,11 @@ from otel_groundedness.scoring.results import Reason, Verdict
 
 # Evidence groups an answer figure may match: money and bare numbers stand for each other (a
 # table cell "1,243,500" under "Revenue (USD)"), percent never matches either; raw JSON scalars
-# carry no surface form and match all three (the ``fraction`` and ``minor`` readings included).
+# carry no surface form and match all three (the ``fraction``, ``minor`` and ``scaled`` readings
+# included).
 NUMERIC_GROUPS: dict[str, tuple[str, ...]] = {
-    "money": ("money", "number", "raw", "minor"),
-    "number": ("number", "money", "raw"),
+    "money": ("money", "number", "raw", "minor", "scaled"),
+    "number": ("number", "money", "raw", "scaled"),
     "percent": ("percent", "raw", "fraction"),
 }
 _NEAR_CANDIDATES = 32  # near values examined for shared context, nearest first

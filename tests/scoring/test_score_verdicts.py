@@ -309,3 +309,25 @@ def test_figures_converted_from_the_unit_the_evidence_names(
     report = score(answer, evidence if isinstance(evidence, list) else [evidence])
     atoms = report.supported + report.contradicted + report.unsupported
     assert atoms and {(atom.verdict, atom.reason) for atom in atoms} == {(verdict, reason)}
+
+
+@pytest.mark.parametrize(
+    ("answer", "evidence", "verdict", "reason"),
+    [
+        # Financial data in thousands or millions, as the key says.
+        ("Revenue was $4.2 billion.", {"revenue_usd_millions": 4200}, "supported", "reformatted"),
+        ("Revenue was $4.2 billion.", {"revenue_m": 4200}, "supported", "reformatted"),
+        ("Revenue was $4.2 billion.", {"revenueInThousands": 4200000}, "supported", "reformatted"),
+        ("Revenue was $4.2 billion.", {"revenue_bn": 4.2}, "supported", "reformatted"),
+        ("The city has 8.3 million people.", {"population_millions": 8.3}, "supported", "reformatted"),
+        # A corrupted figure is still caught, and so is the wrong magnitude word.
+        ("Revenue was $2.4 billion.", {"revenue_usd_millions": 4200}, "contradicted", "digit_transposition"),
+        ("Revenue was $4.2 million.", {"revenue_usd_millions": 4200}, "contradicted", "magnitude_mismatch"),
+    ],
+)
+def test_figures_read_at_the_magnitude_the_evidence_key_names(
+    answer: str, evidence: Any, verdict: str, reason: str
+) -> None:
+    report = score(answer, [evidence])
+    atoms = report.supported + report.contradicted + report.unsupported
+    assert atoms and {(atom.verdict, atom.reason) for atom in atoms} == {(verdict, reason)}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from otel_groundedness.scoring.units import dimension, in_unit, key_unit
+from otel_groundedness.scoring.units import dimension, in_unit, key_magnitude, key_unit
 
 
 @pytest.mark.parametrize(
@@ -53,3 +53,20 @@ def test_dimensions() -> None:
         None,
         None,
     )
+
+
+@pytest.mark.parametrize(
+    ("key", "power"),
+    [
+        ("revenue_usd_millions", 6),
+        ("revenueInThousands", 3),
+        ("revenue_m", 6),
+        ("capex_bn", 9),
+        ("salary_k", 3),
+        ("revenue", None),
+        ("millions", None),
+        ("k", None),
+    ],
+)
+def test_a_keys_last_word_names_its_magnitude(key: str, power: int | None) -> None:
+    assert key_magnitude(key) == power
