@@ -14,7 +14,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import compress, repeat
-from typing import TypeAlias
+from typing import TypeAlias, TypeVar
 
 from otel_groundedness.scoring import label_words, units
 from otel_groundedness.scoring.atoms import ATOM_KINDS, Atom, CalendarDate, Identifier, Quantity
@@ -28,6 +28,7 @@ from otel_groundedness.scoring.results import Citation
 _SEPARATOR = "\n\x1e\n"
 _EPSILON = 1e-9
 UNIT_GROUP = "unit:"
+_Said = TypeVar("_Said")
 YEAR_RANGE = range(1000, 2100)  # raw JSON integers in this range also count as years ({"born": 1810})
 # Lookups read a bounded number of equal or near-equal values: the first few decide a verdict,
 # and evidence that repeats one value thousands of times must not make each lookup O(n).
@@ -405,17 +406,22 @@ class EvidenceIndex:
 
     def _scaled(self) -> list[tuple[int, int]]:
         """(position, power of ten) of raw scalars whose nearest key names a magnitude."""
-        found: list[tuple[int, int]] = []
-        powers: dict[str, int | None] = {}  # records repeat their keys: read each once
+        return self._keyed_rows(units.key_magnitude)
+
+    def _keyed_rows(self, read: Callable[[str], _Said | None]) -> list[tuple[int, _Said]]:
+        """(position, what ``read`` finds in its nearest key) of the raw scalars whose key says
+        something; records repeat their keys, so each distinct key is read once."""
+        found: list[tuple[int, _Said]] = []
+        said_by_key: dict[str, _Said | None] = {}
         for position, row in enumerate(self._corpus.scalar_rows):
             labels = path_labels(row[1])
             if labels:
                 key = labels[0]
-                if key not in powers:
-                    powers[key] = units.key_magnitude(key)
-                power = powers[key]
-                if power is not None:
-                    found.append((position, power))
+                if key not in said_by_key:
+                    said_by_key[key] = read(key)
+                said = said_by_key[key]
+                if said is not None:
+                    found.append((position, said))
         return found
 
     def _in_unit(self, name: str, target: str) -> _NumericGroup:
@@ -446,16 +452,8 @@ class EvidenceIndex:
         one pass on first use, so each answer unit's group walks only its own dimension."""
         if self._units_by_dimension is None:
             found: dict[str | None, list[tuple[int, str]]] = defaultdict(list)
-            key_units: dict[str, str | None] = {}  # records repeat their keys: read each once
-            for position, row in enumerate(self._corpus.scalar_rows):
-                labels = path_labels(row[1])
-                if labels:
-                    key = labels[0]
-                    if key not in key_units:
-                        key_units[key] = units.key_unit(key)
-                    unit = key_units[key]
-                    if unit is not None:
-                        found[units.dimension(unit)].append((position, unit))
+            for position, unit in self._keyed_rows(units.key_unit):
+                found[units.dimension(unit)].append((position, unit))
             self._units_by_dimension = dict(found)
         return self._units_by_dimension
 
