@@ -290,6 +290,7 @@ class EvidenceIndex:
         self._identifiers: dict[tuple[str, str], list[Hit]] | None = None
         self._identifier_forms: dict[str, list[str]] | None = None
         self._units_by_dimension: dict[str | None, list[tuple[int, str]]] | None = None
+        self._scalar_keys: set[object] | None = None
 
     @property
     def corpus(self) -> Corpus:
@@ -394,9 +395,12 @@ class EvidenceIndex:
         """Positions of raw integers that may count minor units: under a key naming them
         ("amount_cents": 124350), or in a record with a currency of hundredths."""
         values, rows = self._corpus.scalar_values, self._corpus.scalar_rows
-        # Records repeat their keys: decide once per distinct key, and mostly none qualifies.
-        keys = {row[1][1] for row in rows if row[1] is not None}
-        minor_keys = {key for key in keys if _names_minor_units(key)}
+        # Records repeat their keys and currencies: decide once per distinct one, and mostly none
+        # qualifies, so the rows are only walked when one does.
+        minor_keys = {key for key in self._last_keys() if _names_minor_units(key)}
+        currencies = {row[3] for row in rows} - {None} - _NOT_HUNDREDTHS
+        if not minor_keys and not currencies:
+            return []
         return [
             position
             for position, row in enumerate(rows)
@@ -408,9 +412,19 @@ class EvidenceIndex:
         """(position, power of ten) of raw scalars whose nearest key names a magnitude."""
         return self._keyed_rows(units.key_magnitude)
 
+    def _last_keys(self) -> set[object]:
+        """The distinct last path keys of the raw scalars (an int for a list item), read once."""
+        if self._scalar_keys is None:
+            self._scalar_keys = {row[1][1] for row in self._corpus.scalar_rows if row[1] is not None}
+        return self._scalar_keys
+
     def _keyed_rows(self, read: Callable[[str], _Said | None]) -> list[tuple[int, _Said]]:
         """(position, what ``read`` finds in its nearest key) of the raw scalars whose key says
-        something; records repeat their keys, so each distinct key is read once."""
+        something. Each distinct key is read once, and when none says anything (the usual case)
+        the rows are not walked at all."""
+        keys = self._last_keys()
+        if all(type(key) is str and read(key) is None for key in keys):
+            return []  # no list items (whose key is further up) and no key that says anything
         found: list[tuple[int, _Said]] = []
         said_by_key: dict[str, _Said | None] = {}
         for position, row in enumerate(self._corpus.scalar_rows):
