@@ -10,6 +10,7 @@ from otel_groundedness.conventions.registry import AGENT_SPAN_NAMES
 from otel_groundedness.telemetry import names
 
 _AGENT_SPAN_PREFIX = "invoke_agent"
+_AGENT_SPAN_STARTS = (_AGENT_SPAN_PREFIX, *sorted(AGENT_SPAN_NAMES))
 _GENAI_EVENT_PREFIX = "gen_ai."
 
 
@@ -21,7 +22,10 @@ def opens_agent(span_name: str) -> bool:
     recognised here still works: its answers are scored as they end and its own answer is
     deduplicated against them. Producers declare other agent span names (the AI SDK's legacy roots).
     """
-    return span_name.startswith(_AGENT_SPAN_PREFIX) or span_name in AGENT_SPAN_NAMES
+    # One prefix test rejects the usual span; only a candidate pays for the exact-name check.
+    return span_name.startswith(_AGENT_SPAN_STARTS) and (
+        span_name.startswith(_AGENT_SPAN_PREFIX) or span_name in AGENT_SPAN_NAMES
+    )
 
 
 def takes_span(attributes: Mapping[str, Any] | None, span_name: str) -> bool:
