@@ -281,9 +281,15 @@ def test_one_edit_apart(first: str, second: str, expected: bool) -> None:
 def test_integer_amounts_beside_a_currency_code_also_read_as_minor_units(
     answer: str, evidence: dict[str, Any], verdict: str, reason: str
 ) -> None:
-    report = score(answer, [evidence])
-    [atom] = report.supported + report.contradicted + report.unsupported
-    assert (atom.verdict, atom.reason) == (verdict, reason)
+    assert verdicts_of(answer, [evidence]) == {(verdict, reason)}
+
+
+def verdicts_of(answer: str, evidence: list[Any]) -> set[tuple[str, str]]:
+    """The (verdict, reason) pairs ``score`` gives the answer's atoms; it must find some."""
+    report = score(answer, evidence)
+    atoms = report.supported + report.contradicted + report.unsupported
+    assert atoms, answer
+    return {(atom.verdict, atom.reason) for atom in atoms}
 
 
 @pytest.mark.parametrize(
@@ -306,9 +312,7 @@ def test_integer_amounts_beside_a_currency_code_also_read_as_minor_units(
 def test_figures_converted_from_the_unit_the_evidence_names(
     answer: str, evidence: Any, verdict: str, reason: str
 ) -> None:
-    report = score(answer, evidence if isinstance(evidence, list) else [evidence])
-    atoms = report.supported + report.contradicted + report.unsupported
-    assert atoms and {(atom.verdict, atom.reason) for atom in atoms} == {(verdict, reason)}
+    assert verdicts_of(answer, evidence if isinstance(evidence, list) else [evidence]) == {(verdict, reason)}
 
 
 @pytest.mark.parametrize(
@@ -328,6 +332,4 @@ def test_figures_converted_from_the_unit_the_evidence_names(
 def test_figures_read_at_the_magnitude_the_evidence_key_names(
     answer: str, evidence: Any, verdict: str, reason: str
 ) -> None:
-    report = score(answer, [evidence])
-    atoms = report.supported + report.contradicted + report.unsupported
-    assert atoms and {(atom.verdict, atom.reason) for atom in atoms} == {(verdict, reason)}
+    assert verdicts_of(answer, [evidence]) == {(verdict, reason)}
