@@ -4,7 +4,7 @@ An answer often converts what a tool returned (``{"weight_g": 2500}`` as ``2.5 k
 ``{"size_bytes": 2621440}`` as ``2.5 MB``, ``{"p99_ms": 1200}`` as ``1.2s``); read without the
 unit the key names, those figures look a thousand times off. ``in_unit`` gives the readings of an
 evidence value in the answer's unit. Byte units written in decimal (``MB``) are also read in
-binary (``MiB``), as software reports them.Financial data names its magnitude the same way
+binary (``MiB``), as software reports them. Financial data names its magnitude the same way
 (``{"revenue_usd_millions": 4200}`` is $4.2 billion): ``key_magnitude`` reads it.
 """
 
