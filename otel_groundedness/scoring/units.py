@@ -10,6 +10,7 @@ binary (``MiB``), as software reports them. Financial data names its magnitude t
 
 from __future__ import annotations
 
+import functools
 import re
 
 # unit -> (dimension, factor to the dimension's base unit)
@@ -76,6 +77,11 @@ def _last_word(key: object) -> str | None:
     """A key's last word, lower-cased; None for a key of one word ("ms", "m" name no quantity)."""
     if not isinstance(key, str) or len(key) > _MAX_KEY_CHARS:
         return None
+    return _last_word_of(key)
+
+
+@functools.lru_cache(maxsize=4096)  # a tool's records repeat their keys call after call
+def _last_word_of(key: str) -> str | None:
     words = _KEY_WORDS.findall(key)
     return words[-1].lower() if len(words) >= 2 else None
 
