@@ -423,10 +423,10 @@ class EvidenceIndex:
         something. Each distinct key is read once, and when none says anything (the usual case)
         the rows are not walked at all."""
         keys = self._last_keys()
-        if all(type(key) is str and read(key) is None for key in keys):
+        said_by_key: dict[str, _Said | None] = {key: read(key) for key in keys if type(key) is str}
+        if len(said_by_key) == len(keys) and not any(said is not None for said in said_by_key.values()):
             return []  # no list items (whose key is further up) and no key that says anything
         found: list[tuple[int, _Said]] = []
-        said_by_key: dict[str, _Said | None] = {}
         for position, row in enumerate(self._corpus.scalar_rows):
             labels = path_labels(row[1])
             if labels:

@@ -48,13 +48,11 @@ def _singular(word: str) -> str:
         return word
     if not word.endswith("s"):
         # Singulars the plural rules would not give back ("caches" -> "cach", "movies" -> "movy")
-        # are cut the same way, so a singular and its plural still meet.
-        if word.endswith("e"):
-            if word.endswith("che") and len(word) > 4:  # as "-ches" is cut only after two letters
-                return word[:-1]
-            if word.endswith("ie"):
-                return word[:-2] + "y"
-        return word
+        # are cut the same way, so a singular and its plural still meet; "-ches" is cut only after
+        # two letters, so "-che" is too.
+        if word.endswith("ie"):
+            return word[:-2] + "y"
+        return word[:-1] if word.endswith("che") and len(word) > 4 else word
     if word.endswith(_NOT_PLURAL):
         return word
     for ending, replacement in _PLURAL_ENDINGS:
