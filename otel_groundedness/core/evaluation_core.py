@@ -4,6 +4,11 @@ A host hands in neutral records with an opaque ``handle`` (the live SDK span, a 
 gets ``Decision``s back: each handle exactly once, with an ``Evaluation`` when its turn was scored.
 No call raises: adapter, pairing, scoring and metric failures are contained, counted in ``errors``
 and logged once at debug level, and the handle still comes back (unscored).
+
+A scored turn's metrics are recorded in the context of its span, so they carry exemplars. The live
+processor gives each handle's own ``SpanContext`` (sampled flag and all); a host of received spans
+(gateway, replay) gets the turn's ids marked sampled: SDKs export sampled spans only, and the OTLP
+``flags`` field cannot say otherwise (the Python SDK's exporter leaves the W3C flag bits at 0).
 """
 
 from __future__ import annotations
@@ -13,11 +18,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
+from opentelemetry.trace import SpanContext, TraceFlags
+
 from otel_groundedness.conventions import read_log_event, read_span
 from otel_groundedness.core.evaluation import Evaluation, evaluate
 from otel_groundedness.evaluator import Evaluator, describe
 from otel_groundedness.pairing import Decisions, PairingBuffer, PairingLimits, Release, SkipReason
-from otel_groundedness.records import LogEventRecord, SpanFacts, SpanRecord
+from otel_groundedness.records import LogEventRecord, SpanFacts, SpanRecord, Turn
 from otel_groundedness.scoring import GroundednessPolicy
 from otel_groundedness.telemetry.instruments import GroundednessInstruments
 
@@ -39,6 +46,14 @@ def _always() -> bool:
     return True
 
 
+_SAMPLED = TraceFlags(TraceFlags.SAMPLED)
+
+
+def received_span_context(turn: Turn) -> SpanContext:
+    """The scored span of a received turn: its ids, sampled (see the module docstring)."""
+    return SpanContext(turn.trace_id, turn.span_id, is_remote=True, trace_flags=_SAMPLED)
+
+
 class EvaluationCore(Generic[H]):
     """One pairing buffer and the policy it scores with; not thread-safe (one worker owns it)."""
 
@@ -49,8 +64,11 @@ class EvaluationCore(Generic[H]):
         policy: GroundednessPolicy,
         clock: Callable[[], float],
         instruments: GroundednessInstruments | None = None,
+        span_context: Callable[[H], SpanContext | None] | None = None,
     ) -> None:
+        """``span_context`` gives a handle's span context, to record its turn's metrics in."""
         self._policy = policy
+        self._span_context = span_context
         self.evaluator: Evaluator = describe(policy)
         self._buffer: PairingBuffer[H] = PairingBuffer(limits, clock)
         self._instruments = instruments
@@ -145,13 +163,15 @@ class EvaluationCore(Generic[H]):
             self.report_error()
             self._record_skip("error")
             return Decision(release.handle, skip="error")
-        self._measure(
-            GroundednessInstruments.record_evaluation,
-            evaluation.report,
-            evaluation.turn.context,
-            evaluation.duration_s,
-        )
+        self._measure(self._record_evaluation, release.handle, evaluation)
         return Decision(release.handle, evaluation)
+
+    def _record_evaluation(
+        self, instruments: GroundednessInstruments, handle: H, evaluation: Evaluation
+    ) -> None:
+        turn = evaluation.turn
+        span = self._span_context(handle) if self._span_context else received_span_context(turn)
+        instruments.record_evaluation(evaluation.report, turn.context, evaluation.duration_s, span)
 
     def _record_skip(self, reason: str) -> None:
         self._measure(GroundednessInstruments.record_skip, reason)

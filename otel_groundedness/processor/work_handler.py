@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 from opentelemetry._logs import Logger
 from opentelemetry.sdk.trace import ReadableSpan, SpanProcessor
-from opentelemetry.trace import NonRecordingSpan, set_span_in_context
+from opentelemetry.trace import NonRecordingSpan, SpanContext, set_span_in_context
 
 from otel_groundedness.core import Decision, EvaluationCore
 from otel_groundedness.pairing import PairingLimits
@@ -46,6 +46,11 @@ class AgentLost(NamedTuple):
 WorkItem = ReadableSpan | LogEventRecord | AgentStart | AgentLost
 
 
+def _span_context(span: ReadableSpan) -> SpanContext | None:
+    context: SpanContext | None = span.context  # the SDK leaves the property unannotated
+    return context
+
+
 class SpanWorkHandler:
     """The ``WorkHandler`` behind both processors."""
 
@@ -67,7 +72,7 @@ class SpanWorkHandler:
             settings.max_traces, settings.max_trace_bytes, settings.trace_ttl_s, settings.max_buffer_bytes
         )
         self._core: EvaluationCore[ReadableSpan] = EvaluationCore(
-            limits, policy=policy, clock=clock, instruments=instruments
+            limits, policy=policy, clock=clock, instruments=instruments, span_context=_span_context
         )
 
     @property

@@ -4,6 +4,10 @@ Each recording keeps only the attribute keys its ``MetricSpec`` lists, so ids or
 leak into metric attributes. Histograms carry explicit bucket advice (the SDK's default buckets would
 put every 0..1 score into one bucket). Counters are tallied in the process and reported by observable
 counters (``tally.py``): the same exported sums at a fraction of the cost per scored turn.
+
+A scored turn is recorded in the context of its span (rebuilt from its ``SpanContext``: scoring runs
+after the span ended, on a worker), so the SDK's exemplar filter (trace-based by default: sampled
+spans only) gives its data points exemplars that lead to the turn's trace.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ import collections
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+from opentelemetry.context import Context
 from opentelemetry.metrics import (
     CallbackOptions,
     Histogram,
@@ -20,6 +25,7 @@ from opentelemetry.metrics import (
     Observation,
     get_meter,
 )
+from opentelemetry.trace import NonRecordingSpan, SpanContext, set_span_in_context
 
 from otel_groundedness.evaluator import Evaluator
 from otel_groundedness.records import TurnContext
@@ -89,9 +95,16 @@ class GroundednessInstruments:
         }
         return [Observation(1, attributes)]
 
-    def record_evaluation(self, report: GroundednessReport, context: TurnContext, duration_s: float) -> None:
+    def record_evaluation(
+        self,
+        report: GroundednessReport,
+        context: TurnContext,
+        duration_s: float,
+        span: SpanContext | None = None,
+    ) -> None:
         """One evaluated turn: its label, its score (scored labels only), its atoms, whether it ran out
-        of work budget, and its cost."""
+        of work budget, and its cost; measured in the context of ``span``, the scored span."""
+        measured_in: Context | None = None if span is None else set_span_in_context(NonRecordingSpan(span))
         turn = {
             names.ATTR_EVALUATION_NAME: names.EVALUATION_NAME,
             names.ATTR_PROVIDER: context.provider,
@@ -101,9 +114,10 @@ class GroundednessInstruments:
             names.ATTR_EVALUATION_SCORE_LABEL: report.label,
             names.ATTR_METRIC_EVALUATOR_VERSION: self._evaluator.version,
         }
-        self._counters[names.METRIC_TURNS.name].add(1, _select(names.METRIC_TURNS, turn))
+        self._counters[names.METRIC_TURNS.name].add(1, _select(names.METRIC_TURNS, turn), measured_in)
         if report.score is not None and report.label not in _UNSCORED_LABELS:
-            self._histograms[names.METRIC_SCORE.name].record(report.score, _select(names.METRIC_SCORE, turn))
+            score = self._histograms[names.METRIC_SCORE.name]
+            score.record(report.score, _select(names.METRIC_SCORE, turn), measured_in)
         atoms = self._counters[names.METRIC_ATOMS.name]
         # One add per (kind, verdict), not per atom.
         tally = collections.Counter(
@@ -112,11 +126,12 @@ class GroundednessInstruments:
         )
         for (kind, verdict), count in tally.items():
             values = {**turn, names.ATTR_ATOM_KIND: kind, names.ATTR_ATOM_VERDICT: verdict}
-            atoms.add(count, _select(names.METRIC_ATOMS, values))
+            atoms.add(count, _select(names.METRIC_ATOMS, values), measured_in)
         if report.budget_exceeded:
             budget = names.METRIC_BUDGET_EXCEEDED
-            self._counters[budget.name].add(1, _select(budget, turn))
-        self._histograms[names.METRIC_DURATION.name].record(duration_s, _select(names.METRIC_DURATION, turn))
+            self._counters[budget.name].add(1, _select(budget, turn), measured_in)
+        duration = self._histograms[names.METRIC_DURATION.name]
+        duration.record(duration_s, _select(names.METRIC_DURATION, turn), measured_in)
 
     def record_skip(self, reason: str) -> None:
         self._counters[names.METRIC_SKIPPED.name].add(1, {names.ATTR_SKIP_REASON: reason})

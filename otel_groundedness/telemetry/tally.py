@@ -6,6 +6,10 @@ budget). A ``Tally.add`` is one dict update under a lock. The exported data is t
 cumulative sum. Like the SDK's cardinality limit, a tally keeps at most ``max_series`` attribute sets;
 a new set past it counts in the ``otel.metric.overflow`` series, so memory stays bounded and no count
 is lost.
+
+A series also keeps the context of its latest ``add`` that had one and observes in it: the SDK's
+exemplar filter then gives the series' point an exemplar of that span (a trace to open from a
+dashboard), whose value is the series' total at collection, as an observable counter reports it.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ import threading
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from opentelemetry.context import Context
 from opentelemetry.metrics import CallbackOptions, Observation
 
 OVERFLOW_ATTRIBUTES: Mapping[str, Any] = {"otel.metric.overflow": True}
@@ -29,18 +34,23 @@ class Tally:
         self._max_series = max_series
         # Keyed by the set of (key, value) pairs: one series per attribute set, in any key order.
         self._counts: dict[frozenset[tuple[str, Any]], int] = {}
+        self._contexts: dict[frozenset[tuple[str, Any]], Context] = {}  # keys a subset of ``_counts``
         self._lock = threading.Lock()
 
-    def add(self, amount: int, attributes: Mapping[str, Any] | None = None) -> None:
+    def add(
+        self, amount: int, attributes: Mapping[str, Any] | None = None, context: Context | None = None
+    ) -> None:
         key = frozenset(attributes.items()) if attributes else _NO_ATTRIBUTES
         with self._lock:
             count = self._counts.get(key)
             if count is None and len(self._counts) >= self._max_series:
                 key, count = _OVERFLOW_KEY, self._counts.get(_OVERFLOW_KEY)
             self._counts[key] = (count or 0) + amount
+            if context is not None:
+                self._contexts[key] = context
 
     def observe(self, _options: CallbackOptions) -> Iterable[Observation]:
         """The observable counter's callback: every series' total so far."""
         with self._lock:
-            totals = list(self._counts.items())
-        return [Observation(count, dict(key)) for key, count in totals]
+            totals = [(key, count, self._contexts.get(key)) for key, count in self._counts.items()]
+        return [Observation(count, dict(key), context) for key, count, context in totals]

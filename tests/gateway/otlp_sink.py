@@ -1,5 +1,5 @@
-"""A real OTLP/gRPC server standing in for the next Collector tier: it keeps every request it is sent,
-and can be told to fail the next calls (to test the gateway's retries)."""
+"""A real OTLP/gRPC server standing in for the next Collector tier: it keeps every request it is sent
+(traces, logs, metrics), and can be told to fail the next calls (to test the gateway's retries)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,10 @@ from concurrent.futures import ThreadPoolExecutor
 
 import grpc
 from opentelemetry.proto.collector.logs.v1 import logs_service_pb2, logs_service_pb2_grpc
+from opentelemetry.proto.collector.metrics.v1 import metrics_service_pb2, metrics_service_pb2_grpc
 from opentelemetry.proto.collector.trace.v1 import trace_service_pb2, trace_service_pb2_grpc
 from opentelemetry.proto.logs.v1.logs_pb2 import LogRecord
+from opentelemetry.proto.metrics.v1.metrics_pb2 import Metric
 from opentelemetry.proto.trace.v1.trace_pb2 import Span
 
 
@@ -21,6 +23,7 @@ class OtlpSink:
         self._lock = threading.Lock()
         self.trace_requests: list[trace_service_pb2.ExportTraceServiceRequest] = []
         self.log_requests: list[logs_service_pb2.ExportLogsServiceRequest] = []
+        self.metric_requests: list[metrics_service_pb2.ExportMetricsServiceRequest] = []
         self._failures: deque[grpc.StatusCode] = deque()
         self.calls = 0
         self._server = grpc.server(ThreadPoolExecutor(max_workers=4))
@@ -36,7 +39,13 @@ class OtlpSink:
                 sink._take(context, sink.log_requests, request)
                 return logs_service_pb2.ExportLogsServiceResponse()
 
+        class Metrics(metrics_service_pb2_grpc.MetricsServiceServicer):
+            def Export(self, request, context):  # type: ignore[no-untyped-def]
+                sink._take(context, sink.metric_requests, request)
+                return metrics_service_pb2.ExportMetricsServiceResponse()
+
         trace_service_pb2_grpc.add_TraceServiceServicer_to_server(Traces(), self._server)
+        metrics_service_pb2_grpc.add_MetricsServiceServicer_to_server(Metrics(), self._server)
         logs_service_pb2_grpc.add_LogsServiceServicer_to_server(Logs(), self._server)
         self.port = self._server.add_insecure_port("127.0.0.1:0")
         self._server.start()
@@ -70,6 +79,19 @@ class OtlpSink:
             requests = list(self.log_requests)
         return [
             log for r in requests for rl in r.resource_logs for sl in rl.scope_logs for log in sl.log_records
+        ]
+
+    def metrics(self, name: str) -> list[Metric]:
+        """Every exported metric named ``name``, in the order received."""
+        with self._lock:
+            requests = list(self.metric_requests)
+        return [
+            metric
+            for r in requests
+            for rm in r.resource_metrics
+            for sm in rm.scope_metrics
+            for metric in sm.metrics
+            if metric.name == name
         ]
 
     def wait_for(self, what: str, done: Callable[[], bool], timeout: float) -> None:
