@@ -5,13 +5,21 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+# What the demo alone needs (the `demo` extra); the full STAMP (`dev`) includes it.
+DEMO_STAMP := $(VENV)/.installed-demo
+# pip's notices (a newer pip exists, running as root) are not for someone trying the demo.
+PIP    := $(BIN)/python -m pip --disable-pip-version-check --no-warn-script-location
 
-.PHONY: demo test lint typecheck unit bench fuzz collector system-deps node-agent venv clean
+.PHONY: demo stack test lint typecheck unit bench fuzz collector jaeger compat-venvs system-deps node-agent venv clean
 
-demo: $(STAMP)
+demo: $(DEMO_STAMP)
 	$(BIN)/otel-groundedness demo $(DEMO_ARGS)
 
-test: system-deps node-agent $(STAMP) collector lint typecheck
+# Collector, Prometheus, Alertmanager and Jaeger on 127.0.0.1 with the demo's traffic; Ctrl-C stops them.
+stack: system-deps $(STAMP) collector jaeger
+	$(BIN)/python scripts/stack.py $(STACK_ARGS)
+
+test: system-deps node-agent $(STAMP) compat-venvs collector jaeger lint typecheck
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 unit: $(STAMP)
@@ -43,14 +51,26 @@ node-agent:
 collector:
 	bash collector-config/build.sh
 
+# Jaeger v2, the trace store of `make stack` and tests/e2e, built the same way; cached in collector-config/bin.
+jaeger:
+	bash collector-config/build.sh jaeger
+
+# Virtual environments for instrumentation versions that cannot share .venv (tests/instrumentation).
+compat-venvs:
+	bash scripts/install-compat-venvs.sh
+
 venv: $(STAMP)
+
+$(DEMO_STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(PIP) install --quiet --root-user-action=ignore -e '.[demo]'
+	touch $(DEMO_STAMP)
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
-	bash scripts/install-compat-venvs.sh
-	touch $(STAMP)
+	$(PIP) install --quiet --root-user-action=ignore --upgrade pip
+	$(PIP) install --quiet --root-user-action=ignore -e '.[dev]'
+	touch $(STAMP) $(DEMO_STAMP)
 
 clean:
 	rm -rf $(VENV) .venv-* .pytest_cache .mypy_cache .ruff_cache collector-config/bin agents/vercel-ai/node_modules

@@ -45,6 +45,10 @@ PANEL_FOR_ALERT = {
 _ANY_SERIES = "is_number($A) || is_nan($A) || is_inf($A)"
 # Prometheus templates read the alert value as $value; Grafana exposes each query's value instead.
 _PROMETHEUS_VALUE = re.compile(r"\$value\b(?!s)")
+# A template calling Prometheus' `query` function (the trace-store link computes its window that way);
+# Grafana's annotation templates have no such function, so the Grafana rule leaves it out: its
+# dashboard panel carries the same trace search.
+_PROMETHEUS_QUERY_CALL = re.compile(r"\bquery\s+\"")
 
 
 def provisioning(rules_yaml: str, board: dashboard.Dashboard) -> dict[str, Any]:
@@ -71,7 +75,9 @@ def _rule(rule: dict[str, Any], dashboard_uid: str, panel_ids: dict[str, int | N
     if panel is None or panel_ids.get(panel) is None:
         raise KeyError(f"alert {name}: map it to an existing dashboard panel in PANEL_FOR_ALERT")
     annotations = {
-        key: _PROMETHEUS_VALUE.sub("$values.A.Value", text) for key, text in rule["annotations"].items()
+        key: _PROMETHEUS_VALUE.sub("$values.A.Value", text)
+        for key, text in rule["annotations"].items()
+        if not prometheus_only(text)
     }
     annotations["__dashboardUid__"] = dashboard_uid
     annotations["__panelId__"] = str(panel_ids[panel])
@@ -103,6 +109,11 @@ def _rule(rule: dict[str, Any], dashboard_uid: str, panel_ids: dict[str, int | N
     for key in ("folderUID", "orgID", "ruleGroup"):
         encoded.pop(key, None)
     return encoded
+
+
+def prometheus_only(annotation: str) -> bool:
+    """True for an annotation template that only Prometheus can render."""
+    return _PROMETHEUS_QUERY_CALL.search(annotation) is not None
 
 
 def _uid(alert: str) -> str:

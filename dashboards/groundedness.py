@@ -4,27 +4,28 @@ from __future__ import annotations
 
 from typing import Any
 
-from grafana_foundation_sdk.builders import bargauge, heatmap, prometheus, stat, table, tempo, timeseries
+from grafana_foundation_sdk.builders import bargauge, heatmap, prometheus, stat, table, timeseries
 from grafana_foundation_sdk.builders import common as common_builders
 from grafana_foundation_sdk.builders import dashboard as builders
 from grafana_foundation_sdk.cog.builder import Builder
 from grafana_foundation_sdk.models import common, dashboard
 from grafana_foundation_sdk.models import heatmap as heatmap_models
 from grafana_foundation_sdk.models import prometheus as prometheus_models
-from grafana_foundation_sdk.models import tempo as tempo_models
 
 from dashboards import promql as q
-from dashboards.traces import CONTRADICTED_TRACEQL, LOW_SCORE, LOW_SCORE_TRACEQL, explore_url
+from dashboards.traces import JaegerSearchBuilder, explore_url
 from otel_groundedness.telemetry import names
 from otel_groundedness.telemetry.prometheus_names import family_name
 
 UID = "llm-groundedness"
 # Threshold of the GroundednessUngroundedShareHigh Prometheus alert (collector-config/prometheus/).
 UNGROUNDED_SHARE_ALERT = 0.10
+# Threshold of the GroundednessP10ScoreLow alert; a p10 below it colours the p10 panel.
+LOW_SCORE = 0.5
 TITLE = "LLM groundedness"
 
 _PROMETHEUS = dashboard.DataSourceRef(type_val="prometheus", uid=f"${q.DATASOURCE_VAR}")
-_TEMPO = dashboard.DataSourceRef(type_val="tempo", uid=f"${q.TRACES_DATASOURCE_VAR}")
+_TRACES = dashboard.DataSourceRef(type_val="jaeger", uid=f"${q.TRACES_DATASOURCE_VAR}")
 # Every evaluated turn increments this counter, so its labels list every service, model and agent.
 _TURNS_SERIES = family_name(names.METRIC_TURNS)
 # A service with more than one (scorer version, policy fingerprint) within this window is marked as
@@ -51,9 +52,9 @@ def build() -> dashboard.Dashboard:
         .variables(_variables())
         .annotation(_scorer_change_annotation())
         .link(
-            builders.DashboardLink("Low-score traces")
+            builders.DashboardLink("Ungrounded turns (traces)")
             .type(dashboard.DashboardLinkType.LINK)
-            .url(explore_url(LOW_SCORE_TRACEQL))
+            .url(explore_url())
             .icon("external link")
             .keep_time(False)
             .target_blank(True)
@@ -74,7 +75,7 @@ def _rows() -> list[tuple[str, list[Builder[dashboard.Panel]]]]:
         ("Overview", _overview()),
         ("Score distribution", _distribution()),
         ("Labels and atoms", _labels_and_atoms()),
-        ("Low-score traces", [_low_score_traces()]),
+        ("Ungrounded turns", [_ungrounded_traces()]),
         ("Processor health", _health()),
     ]
 
@@ -99,7 +100,17 @@ def _variables() -> list[Builder[dashboard.VariableModel]]:
     turns = _TURNS_SERIES
     return [
         builders.DatasourceVariable(q.DATASOURCE_VAR).label("Metrics").type("prometheus"),
-        builders.DatasourceVariable(q.TRACES_DATASOURCE_VAR).label("Traces").type("tempo"),
+        builders.DatasourceVariable(q.TRACES_DATASOURCE_VAR).label("Traces").type("jaeger"),
+        builders.QueryVariable(q.TRACE_SERVICE_VAR)
+        .label("Trace service")
+        .description(
+            "The service.name the trace searches run on (Jaeger searches one service at a time): the "
+            "Prometheus job, which the Collector's exporter sets from service.name"
+        )
+        .datasource(_PROMETHEUS)
+        .query(f"label_values({turns}, {q.SERVICE_LABEL})")
+        .refresh(dashboard.VariableRefresh.ON_TIME_RANGE_CHANGED)
+        .sort(dashboard.VariableSort.ALPHABETICAL_ASC),
         label_values(q.SERVICE_VAR, q.SERVICE_LABEL, turns, "Service", "Prometheus job of the scored app"),
         label_values(
             q.MODEL_VAR,
@@ -201,20 +212,9 @@ def _thresholds(*steps: tuple[float | None, str]) -> builders.ThresholdsConfig:
     )
 
 
-def _low_score_link() -> builders.DashboardLink:
-    return (
-        builders.DashboardLink(f"Traces with score < {LOW_SCORE} (Tempo)")
-        .url(explore_url(LOW_SCORE_TRACEQL))
-        .target_blank(True)
-    )
-
-
-def _contradicted_link() -> builders.DashboardLink:
-    return (
-        builders.DashboardLink("Traces with contradicted atoms (Tempo)")
-        .url(explore_url(CONTRADICTED_TRACEQL))
-        .target_blank(True)
-    )
+def _ungrounded_link() -> builders.DashboardLink:
+    """Every ungrounded turn: those scoring below min_alert_score and those with a contradicted atom."""
+    return builders.DashboardLink("Ungrounded turns (traces)").url(explore_url()).target_blank(True)
 
 
 def _stat(title: str, description: str, expr: str) -> stat.Panel:
@@ -280,14 +280,14 @@ def _overview() -> list[Builder[dashboard.Panel]]:
             "p10 score",
             "Tenth-percentile groundedness score of scored turns in the range: 90% of answers do at "
             f"least this well. Healthy: close to 1; below {LOW_SCORE} means a tenth of the answers state "
-            "facts their tools did not return. Click through to the low-score traces.",
+            "facts their tools did not return. Click through to the ungrounded turns.",
             q.quantile(0.1, score, function="increase", window=q.RANGE_WINDOW),
         )
         .unit("percentunit")
         .min(0)
         .max(1)
         .thresholds(_thresholds((None, "red"), (LOW_SCORE, "orange"), (0.9, "green")))
-        .data_links([_low_score_link()]),
+        .data_links([_ungrounded_link()]),
         _stat(
             "Contradicted atoms",
             "Hard facts (amounts, percents, numbers, dates, ids) in answers that conflict with a tool result "
@@ -297,7 +297,7 @@ def _overview() -> list[Builder[dashboard.Panel]]:
         .unit("short")
         .no_value("0")
         .thresholds(_thresholds((None, "green"), (1, "red")))
-        .data_links([_contradicted_link()]),
+        .data_links([_ungrounded_link()]),
     ]
 
 
@@ -329,7 +329,7 @@ def _distribution() -> list[Builder[dashboard.Panel]]:
             .steps(64)
         )
         .cell_gap(1)
-        .data_links([_low_score_link()])
+        .data_links([_ungrounded_link()])
         .span(16)
         .height(9),
         bargauge.Panel()
@@ -354,14 +354,15 @@ def _distribution() -> list[Builder[dashboard.Panel]]:
         _timeseries(
             "p50 / p10 score by model",
             "Median and tenth-percentile score per requested model. Healthy: p50 at 1 and p10 close to 1; a "
-            "model whose p10 drops after a rollout is inventing figures. Click a point for low-score traces.",
+            "model whose p10 drops after a rollout is inventing figures. Click a point for the ungrounded "
+            "turns.",
         )
         .with_target(_query("A", q.quantile(0.5, score, q.MODEL_LABEL), f"p50 {by_model}"))
         .with_target(_query("B", q.quantile(0.1, score, q.MODEL_LABEL), f"p10 {by_model}"))
         .unit("percentunit")
         .min(0)
         .max(1)
-        .data_links([_low_score_link()]),
+        .data_links([_ungrounded_link()]),
         _timeseries(
             "p50 / p10 score by agent",
             "Median and tenth-percentile score per agent. Healthy: p50 at 1 and p10 close to 1; compare "
@@ -372,7 +373,7 @@ def _distribution() -> list[Builder[dashboard.Panel]]:
         .unit("percentunit")
         .min(0)
         .max(1)
-        .data_links([_low_score_link()]),
+        .data_links([_ungrounded_link()]),
     ]
 
 
@@ -447,30 +448,23 @@ def _labels_and_atoms() -> list[Builder[dashboard.Panel]]:
         .draw_style(common.GraphDrawStyle.BARS)
         .fill_opacity(80)
         .unit("short")
-        .data_links([_contradicted_link()]),
+        .data_links([_ungrounded_link()]),
     ]
 
 
-def _low_score_traces() -> Builder[dashboard.Panel]:
+def _ungrounded_traces() -> Builder[dashboard.Panel]:
     return (
         table.Panel()
-        .title(f"Traces with a turn scoring below {LOW_SCORE}")
+        .title("Traces with an ungrounded turn")
         .description(
-            "Recent traces from the trace store whose scored span has a groundedness score under "
-            f"{LOW_SCORE} (TraceQL on gen_ai.evaluation.groundedness.score). The Collector's tail sampling "
-            "keeps all of them. Healthy: empty or a handful; open one to see the answer, its tool results "
-            "and the gen_ai.evaluation.result event naming the contradicted figure."
+            "Recent traces of the chosen trace service whose scored span is labelled ungrounded "
+            "(gen_ai.evaluation.groundedness.label: a contradicted figure, or a score below "
+            "min_alert_score). The Collector's tail sampling keeps all of them. Healthy: empty or a "
+            "handful; open one to see the answer, its tool results and the gen_ai.evaluation.result "
+            "event naming the contradicted figure."
         )
-        .datasource(_TEMPO)
-        .with_target(
-            tempo.TempoQuery()
-            .ref_id("A")
-            .datasource(_TEMPO)
-            .query_type("traceql")
-            .query(LOW_SCORE_TRACEQL)
-            .limit(20)
-            .table_type(tempo_models.SearchTableType.TRACES)
-        )
+        .datasource(_TRACES)
+        .with_target(JaegerSearchBuilder("A"))
         .span(24)
         .height(8)
     )

@@ -20,6 +20,8 @@ AGENT_VAR = "agent"
 SCORER_VERSION_VAR = "scorer_version"
 DATASOURCE_VAR = "datasource"
 TRACES_DATASOURCE_VAR = "traces"
+# The one service.name a trace search runs on (Jaeger requires one).
+TRACE_SERVICE_VAR = "trace_service"
 
 # `job` is what both the Collector's exporter (from service.name) and a direct scrape of the
 # app's endpoint (the scrape job) put on every series.

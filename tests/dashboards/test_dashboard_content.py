@@ -1,4 +1,4 @@
-"""What the dashboard asks Prometheus and Tempo: names from the specs, unique refIds, the agreed panels."""
+"""What the dashboard asks Prometheus and Jaeger: names from the specs, unique refIds, the agreed panels."""
 
 from __future__ import annotations
 
@@ -50,7 +50,7 @@ def test_every_series_a_query_uses_is_one_the_processor_emits(target: Target) ->
 
 def test_variable_queries_use_emitted_series_and_labels() -> None:
     queries = [var["query"] for var in variables(BOARD).values() if var["type"] == "query"]
-    assert len(queries) == 4
+    assert len(queries) == 5
     for query in queries:
         assert series_in(query) <= OUR_SERIES, query
 
@@ -58,7 +58,11 @@ def test_variable_queries_use_emitted_series_and_labels() -> None:
 def test_template_variables_cover_datasource_service_model_agent_and_scorer_version() -> None:
     found = variables(BOARD)
     assert found["datasource"]["type"] == "datasource" and found["datasource"]["query"] == "prometheus"
-    assert found["traces"]["query"] == "tempo"
+    assert found["traces"]["query"] == "jaeger"
+    # Jaeger searches one service at a time: a single value, never a regex.
+    trace_service = found[promql.TRACE_SERVICE_VAR]
+    assert trace_service["query"] == "label_values(groundedness_turns_total, job)"
+    assert not trace_service["multi"] and not trace_service["includeAll"]
     turn_labels = {label_name(key) for key in names.METRIC_TURNS.attributes}
     for name, label in (
         ("service", "job"),
@@ -185,29 +189,42 @@ def _explore_query(url: str) -> dict[str, object]:
     (pane,) = panes.values()
     assert pane["range"] == {"from": "$__from", "to": "$__to"}
     (query,) = pane["queries"]
-    assert query["datasource"] == {"type": "tempo", "uid": "$traces"}
+    assert query["datasource"] == {"type": "jaeger", "uid": "$traces"}
     return dict(query)
 
 
-def test_low_score_panels_link_to_a_tempo_search_for_low_scores() -> None:
+UNGROUNDED_SEARCH = {
+    "queryType": "search",
+    "service": "$trace_service",
+    "tags": f"{names.ATTR_LABEL}=ungrounded",
+}
+
+
+def test_low_score_panels_link_to_a_jaeger_search_for_ungrounded_turns() -> None:
     linked = {
         panel["title"]: link["url"]
         for panel in panels(BOARD)
         for link in panel.get("fieldConfig", {}).get("defaults", {}).get("links", [])
-        if "score <" in link["title"]
+        if link["title"] == "Ungrounded turns (traces)"
     }
-    assert {"p10 score", "Score distribution over time", "p50 / p10 score by model"} <= set(linked)
+    assert {
+        "p10 score",
+        "Contradicted atoms",
+        "Score distribution over time",
+        "p50 / p10 score by model",
+        "Contradicted atoms over time",
+    } <= set(linked)
     for url in linked.values():
         query = _explore_query(url)
-        assert query["queryType"] == "traceql"
-        assert query["query"] == f'{{ span."{names.ATTR_SCORE}" < 0.5 }}'
+        assert {key: query[key] for key in UNGROUNDED_SEARCH} == UNGROUNDED_SEARCH
 
 
-def test_low_score_traces_table_queries_tempo_on_the_score_attribute() -> None:
-    (table,) = [panel for panel in panels(BOARD) if panel["datasource"]["type"] == "tempo"]
-    assert table["type"] == "table" and table["datasource"] == {"type": "tempo", "uid": "$traces"}
+def test_ungrounded_traces_table_searches_jaeger_on_the_label_attribute() -> None:
+    (table,) = [panel for panel in panels(BOARD) if panel["datasource"]["type"] == "jaeger"]
+    assert table["type"] == "table" and table["datasource"] == {"type": "jaeger", "uid": "$traces"}
     (target,) = table["targets"]
-    assert target["queryType"] == "traceql" and names.ATTR_SCORE in target["query"]
+    assert {key: target[key] for key in UNGROUNDED_SEARCH} == UNGROUNDED_SEARCH
+    assert target["limit"] >= 100
 
 
 def test_score_distribution_requests_exemplars_in_heatmap_format() -> None:

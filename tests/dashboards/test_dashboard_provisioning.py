@@ -10,7 +10,7 @@ import pytest
 import yaml
 from dashboard_json import load, panels, series_in
 
-from dashboards import alerts, generate, groundedness, traces
+from dashboards import alerts, generate, groundedness
 from otel_groundedness.telemetry.prometheus_names import series_owner
 
 PROVISIONING = generate.ROOT / "provisioning"
@@ -50,21 +50,24 @@ def _env_references(path: Path) -> set[str]:
     return {name for value in values for name in _ENV_REFERENCE.findall(value.replace("$$", ""))}
 
 
-def test_datasources_are_prometheus_tempo_and_loki_with_urls_from_the_environment() -> None:
+def test_datasources_are_prometheus_jaeger_tempo_and_loki_with_urls_from_the_environment() -> None:
     sources = {source["uid"]: source for source in _yaml("datasources/groundedness.yaml")["datasources"]}
     assert {uid: source["type"] for uid, source in sources.items()} == {
         "prometheus": "prometheus",
+        "jaeger": "jaeger",
         "tempo": "tempo",
         "loki": "loki",
     }
     for source in sources.values():
         assert re.fullmatch(r"\$\{[A-Z_]+_URL\}", source["url"]), source["url"]
     assert [source for source in sources.values() if source.get("isDefault")] == [sources["prometheus"]]
+    # Exemplars and log records open their trace in Jaeger, the stack's trace store.
     (destination,) = sources["prometheus"]["jsonData"]["exemplarTraceIdDestinations"]
-    assert destination == {"name": "trace_id", "datasourceUid": "tempo"}
-    assert sources["tempo"]["jsonData"]["tracesToLogsV2"]["datasourceUid"] == "loki"
+    assert destination == {"name": "trace_id", "datasourceUid": "jaeger"}
     (derived,) = sources["loki"]["jsonData"]["derivedFields"]
-    assert derived["datasourceUid"] == "tempo" and derived["url"] == "$${__value.raw}"
+    assert derived["datasourceUid"] == "jaeger" and derived["url"] == "$${__value.raw}"
+    for traces in ("jaeger", "tempo"):
+        assert sources[traces]["jsonData"]["tracesToLogsV2"]["datasourceUid"] == "loki"
 
 
 def test_dashboard_provider_loads_the_generated_json_directory() -> None:
@@ -114,6 +117,9 @@ def test_grafana_rule_runs_the_same_promql_with_the_same_for_labels_and_texts(na
     assert rule["labels"] == source["labels"]
     assert rule["noDataState"] == "OK" and rule["execErrState"] == "Error"
     for key, text in source["annotations"].items():
+        if alerts.prometheus_only(text):  # the trace link's window comes from Prometheus' `query`
+            assert key not in rule["annotations"], key
+            continue
         assert rule["annotations"][key] == text.replace("$value", "$values.A.Value"), key
     assert "$value " not in str(rule["annotations"]) and "$value}" not in str(rule["annotations"])
 
@@ -133,6 +139,6 @@ def test_every_series_an_alert_uses_is_emitted_by_a_known_instrument(name: str) 
 
 
 def test_dashboard_thresholds_match_the_alert_thresholds() -> None:
-    assert f") < {traces.LOW_SCORE}" in PROMETHEUS_ALERTS["GroundednessP10ScoreLow"]["expr"]
+    assert f") < {groundedness.LOW_SCORE}" in PROMETHEUS_ALERTS["GroundednessP10ScoreLow"]["expr"]
     share = f") > {groundedness.UNGROUNDED_SHARE_ALERT:.2f}"
     assert share in PROMETHEUS_ALERTS["GroundednessUngroundedShareHigh"]["expr"]

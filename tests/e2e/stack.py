@@ -59,7 +59,7 @@ def start_collector(workdir: Path, *extra_configs: Path, env: dict[str, str] | N
         "TAIL_SAMPLING_DECISION_WAIT": f"{DECISION_WAIT_S}s",
         "OTELCOL_TEST_OUT": str(out_dir),
         # Required by the production exporters that the overlay takes out of the pipelines.
-        "TEMPO_ENDPOINT": "127.0.0.1:9",
+        "TRACES_OTLP_ENDPOINT": "127.0.0.1:9",
         "LOKI_OTLP_ENDPOINT": "http://127.0.0.1:9",
     }
     configs = [COLLECTOR_DIR / "otelcol-groundedness.yaml", COLLECTOR_DIR / "otelcol-groundedness.test.yaml"]

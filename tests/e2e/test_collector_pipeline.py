@@ -22,7 +22,7 @@ pytestmark = pytest.mark.e2e
 
 MAIN_CONFIG = COLLECTOR_DIR / "otelcol-groundedness.yaml"
 PRODUCTION_ENV = {
-    "TEMPO_ENDPOINT": "tempo:4317",
+    "TRACES_OTLP_ENDPOINT": "jaeger:4317",
     "LOKI_OTLP_ENDPOINT": "http://loki:3100/otlp",
     "PROMETHEUS_REMOTE_WRITE_URL": "http://prometheus:9090/api/v1/write",
     "OTELCOL_TEST_OUT": "/tmp",
@@ -68,7 +68,7 @@ def test_the_running_main_config_logs_no_deprecation(collector: Collector) -> No
 def test_main_config_refuses_to_start_without_its_endpoints(collector_binary: Path) -> None:
     result = _validate(collector_binary, "otelcol-groundedness.yaml", env={})
     assert result.returncode != 0
-    assert "otlp_grpc/tempo" in result.stderr and "otlp_http/loki" in result.stderr
+    assert "otlp_grpc/traces" in result.stderr and "otlp_http/loki" in result.stderr
 
 
 def _score(trace: list[Span]) -> float | None:
