@@ -185,9 +185,15 @@ def start_alertmanager(workdir: Path, webhook_url: str) -> Alertmanager:
     return Alertmanager(service, target)
 
 
-def write_test_rules(workdir: Path) -> Path:
-    """The shipped rules with every ``for`` set to 0s, so alerts fire within the test's budget."""
-    rules = yaml.safe_load((PROMETHEUS_DIR / "groundedness-rules.yml").read_text())
+# Where the shipped alert rules' trace links point (a deployment's Jaeger query address).
+SHIPPED_TRACE_STORE_URL = "http://jaeger:16686"
+
+
+def write_test_rules(workdir: Path, trace_store_url: str = SHIPPED_TRACE_STORE_URL) -> Path:
+    """The shipped rules with every ``for`` set to 0s, so alerts fire within the test's budget, and
+    their trace links pointed at ``trace_store_url``."""
+    text = (PROMETHEUS_DIR / "groundedness-rules.yml").read_text()
+    rules = yaml.safe_load(text.replace(SHIPPED_TRACE_STORE_URL, trace_store_url))
     for group in rules["groups"]:
         for rule in group["rules"]:
             rule["for"] = "0s"
@@ -219,17 +225,23 @@ def _run_prometheus(workdir: Path, config: dict[str, Any], *flags: str) -> Prome
 
 
 def start_prometheus(
-    workdir: Path, *, collector_target: str, app_target: str, alertmanager_target: str
+    workdir: Path,
+    *,
+    collector_target: str,
+    app_target: str,
+    alertmanager_target: str,
+    trace_store_url: str = SHIPPED_TRACE_STORE_URL,
 ) -> Prometheus:
-    """The sample prometheus.yml with local targets, 1s scrape/evaluation and the test rules."""
+    """The sample prometheus.yml with local targets, 1s scrape/evaluation and the test rules, storing
+    exemplars as production does (docs/collector.md)."""
     config = yaml.safe_load((PROMETHEUS_DIR / "prometheus.yml").read_text())
     config["global"] = {"scrape_interval": "1s", "evaluation_interval": "1s"}
-    config["rule_files"] = [str(write_test_rules(workdir))]
+    config["rule_files"] = [str(write_test_rules(workdir, trace_store_url))]
     config["alerting"]["alertmanagers"][0]["static_configs"][0]["targets"] = [alertmanager_target]
     targets = {"otelcol-groundedness": collector_target, "agent-apps": app_target}
     for job in config["scrape_configs"]:
         job["static_configs"][0]["targets"] = [targets[job["job_name"]]]
-    return _run_prometheus(workdir, config)
+    return _run_prometheus(workdir, config, "--enable-feature=exemplar-storage")
 
 
 def start_remote_write_receiver(workdir: Path) -> Prometheus:
