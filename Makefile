@@ -26,8 +26,8 @@ unit: $(STAMP)
 	$(BIN)/python -m pytest -m "not e2e and not instrumentation" $(PYTEST_ARGS)
 
 lint: $(STAMP)
-	$(BIN)/ruff check otel_groundedness tests benchmarks dashboards agents
-	$(BIN)/ruff format --check otel_groundedness tests benchmarks dashboards agents
+	$(BIN)/ruff check otel_groundedness tests benchmarks dashboards agents scripts
+	$(BIN)/ruff format --check otel_groundedness tests benchmarks dashboards agents scripts
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
