@@ -33,7 +33,7 @@ from opentelemetry.proto.common.v1.common_pb2 import AnyValue, KeyValue
 
 from benchmarks.recording import write_recording
 from otel_groundedness.gateway.rpc_status import retry_delay_s
-from otel_groundedness.replay.otlp_json import prepare_for_parse
+from otel_groundedness.otlp.json_documents import prepare_for_parse
 from otel_groundedness.telemetry import names
 
 TRACES_METHOD = "/opentelemetry.proto.collector.trace.v1.TraceService/Export"

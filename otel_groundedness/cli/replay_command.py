@@ -25,10 +25,10 @@ from otel_groundedness.cli.console import PipeSafeConsole, wide_console
 from otel_groundedness.cli.errors import EXIT_GATE_FAILED, CliError
 from otel_groundedness.cli.replay_outputs import ReplayOutputs, diff_lines, summary_pairs
 from otel_groundedness.evaluator import describe
+from otel_groundedness.otlp.files import InvalidInputError
 from otel_groundedness.replay.baseline import Baseline
 from otel_groundedness.replay.diff import BaselineDiff
 from otel_groundedness.replay.gates import GateLimits, GateOutcome, check_gates
-from otel_groundedness.replay.otlp_files import InvalidInputError
 from otel_groundedness.replay.summary import LABELS, Summary
 from otel_groundedness.replay.trace_index import index_files
 from otel_groundedness.replay.workers import default_jobs, in_process, in_workers

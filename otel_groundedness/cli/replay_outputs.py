@@ -15,12 +15,12 @@ from typing import Any
 from otel_groundedness.cli.errors import CliError
 from otel_groundedness.cli.output_files import JsonReport, OutputFile
 from otel_groundedness.evaluator import Evaluator
+from otel_groundedness.otlp.encoded import join_logs, join_spans
+from otel_groundedness.otlp.files import OtlpWriter
+from otel_groundedness.otlp.values import MAX_VALUE_DEPTH
 from otel_groundedness.replay.baseline import BaselineTurn
 from otel_groundedness.replay.diff import BaselineDiff, TurnChange
 from otel_groundedness.replay.gates import GateOutcome
-from otel_groundedness.replay.otlp_encoded import join_logs, join_spans
-from otel_groundedness.replay.otlp_files import OtlpWriter
-from otel_groundedness.replay.otlp_values import MAX_VALUE_DEPTH
 from otel_groundedness.replay.rendering import RenderOptions, StepResult
 from otel_groundedness.replay.summary import LABELS, REPORT_VERSION, Summary
 from otel_groundedness.report.html_report import ChangedTurns, Changes, Table, WorstTurns, render_page

@@ -3,7 +3,8 @@
 Every host calls it the same way: the live processor (``processor/``, handles are SDK spans), replay
 (``replay/``, handles are recorded spans) and the gateway (``gateway/``, handles are received spans).
 A host converts its input into ``SpanRecord``/``LogEventRecord`` and writes the decisions back out in
-its own medium; reading, pairing, scoring, rendering and metrics live here (docs/decisions.md).
+its own medium; reading, pairing, scoring, rendering and metrics live here (docs/decisions.md). The
+hosts import this package and ``otlp/``, never one another (``tests/test_layering.py``).
 """
 
 from otel_groundedness.core.evaluation import Evaluation, enrich_record, evaluate

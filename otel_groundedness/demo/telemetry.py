@@ -35,10 +35,11 @@ from opentelemetry.sdk.trace.export import (
 )
 from prometheus_client import CollectorRegistry, start_http_server
 
-from otel_groundedness.processor.sdk_records import log_record_from_sdk, span_record_from_sdk
+from otel_groundedness.core.log_events import log_event_from_fields
+from otel_groundedness.otlp.files import write_otlp_file
+from otel_groundedness.processor.sdk_records import span_record_from_sdk
 from otel_groundedness.processor.span_processor import GroundednessSpanProcessor
 from otel_groundedness.records import LogEventRecord, SpanRecord
-from otel_groundedness.replay.otlp_files import write_otlp_file
 from otel_groundedness.scoring import GroundednessPolicy
 from otel_groundedness.telemetry import names
 
@@ -260,6 +261,6 @@ def _otlp_exporters(endpoint: str) -> _OtlpExporters:
 
 def _log_event(record: ReadableLogRecord) -> LogEventRecord | None:
     log = record.log_record
-    return log_record_from_sdk(
+    return log_event_from_fields(
         log.trace_id, log.span_id, log.event_name, dict(log.attributes or {}), log.body, log.timestamp
     )

@@ -34,7 +34,7 @@ from otel_groundedness.gateway.gateway_metrics import GatewayMetrics
 from otel_groundedness.gateway.intake import Intake, Refusal
 from otel_groundedness.gateway.listen import ListenAddress
 from otel_groundedness.gateway.receiver_tls import ReceiverTls
-from otel_groundedness.replay.otlp_json import parse_error_text, prepare_for_parse
+from otel_groundedness.otlp.json_documents import parse_error_text, prepare_for_parse
 
 Scope = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]

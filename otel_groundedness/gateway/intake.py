@@ -21,13 +21,13 @@ from opentelemetry.proto.resource.v1.resource_pb2 import Resource
 from opentelemetry.proto.trace.v1.trace_pb2 import Span
 
 from otel_groundedness.core import is_genai_input, takes_span
+from otel_groundedness.core.log_events import log_event_bytes
 from otel_groundedness.gateway.export_queue import ExportQueue, Outgoing
 from otel_groundedness.gateway.gateway_metrics import GatewayMetrics
 from otel_groundedness.gateway.otlp_env import Signal
 from otel_groundedness.gateway.trace_buffer import Arrival, HeldSpan, Origin, TraceBuffer
-from otel_groundedness.processor.queued_bytes import log_event_bytes
-from otel_groundedness.replay.otlp_codec import log_event_record
-from otel_groundedness.replay.otlp_values import ValueReader
+from otel_groundedness.otlp.codec import log_event_record
+from otel_groundedness.otlp.values import ValueReader
 
 # What a sender is asked to wait before retrying a refused request.
 RETRY_AFTER_S = 1.0

@@ -13,7 +13,7 @@ from opentelemetry.proto.trace.v1.trace_pb2 import ScopeSpans, Span
 
 from otel_groundedness.core import Evaluation
 from otel_groundedness.gateway.trace_buffer import HeldSpan, Origin
-from otel_groundedness.replay.otlp_values import add_key_values, set_any_value
+from otel_groundedness.otlp.values import add_key_values, set_any_value
 from otel_groundedness.telemetry import names
 
 _TRACE_FLAGS_MASK = 0xFF

@@ -25,8 +25,8 @@ from otel_groundedness.gateway.otlp_out import (
     write_evaluation,
 )
 from otel_groundedness.gateway.trace_buffer import HeldSpan, HeldTrace, Origin, TraceBuffer
-from otel_groundedness.replay.otlp_codec import span_record
-from otel_groundedness.replay.otlp_values import ValueReader
+from otel_groundedness.otlp.codec import span_record
+from otel_groundedness.otlp.values import ValueReader
 from otel_groundedness.scoring import GroundednessPolicy
 from otel_groundedness.telemetry.instruments import GroundednessInstruments
 

@@ -14,10 +14,10 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTrace
 from opentelemetry.proto.logs.v1.logs_pb2 import LogRecord, ResourceLogs, ScopeLogs
 from opentelemetry.proto.trace.v1.trace_pb2 import ResourceSpans, ScopeSpans, Span
 
-from otel_groundedness.processor.sdk_records import log_record_from_sdk
+from otel_groundedness.core.log_events import log_event_from_fields
+from otel_groundedness.otlp.partition import EVERYTHING, Partition
+from otel_groundedness.otlp.values import ValueReader, add_key_values, set_any_value
 from otel_groundedness.records import LogEventRecord, SpanEventRecord, SpanRecord
-from otel_groundedness.replay.otlp_values import ValueReader, add_key_values, set_any_value
-from otel_groundedness.replay.partition import EVERYTHING, Partition
 
 _KIND_NAMES = {0: "INTERNAL", 1: "INTERNAL", 2: "SERVER", 3: "CLIENT", 4: "PRODUCER", 5: "CONSUMER"}
 _KIND_NUMBERS = {"INTERNAL": 1, "SERVER": 2, "CLIENT": 3, "PRODUCER": 4, "CONSUMER": 5}
@@ -30,7 +30,7 @@ def spans_from_request(
     their resource attributes and scope name.
 
     Values cut in a resource's attributes count in ``reader`` only for the partition that owns the
-    block's first span (partition 0 for a block without spans), as in ``replay.partition``.
+    block's first span (partition 0 for a block without spans), as in ``otlp.partition``.
     """
     number = 0
     for resource_spans in request.resource_spans:
@@ -68,7 +68,7 @@ def log_events_from_request(
 
 def log_event_record(log: LogRecord, reader: ValueReader) -> LogEventRecord | None:
     """One log record as an event tied to a span; None when it has no span or no event name."""
-    return log_record_from_sdk(
+    return log_event_from_fields(
         int_id(log.trace_id),
         int_id(log.span_id),
         log.event_name or None,

@@ -23,10 +23,10 @@ from opentelemetry.proto.logs.v1.logs_pb2 import ResourceLogs, ScopeLogs
 from opentelemetry.proto.resource.v1.resource_pb2 import Resource
 from opentelemetry.proto.trace.v1.trace_pb2 import ScopeSpans
 
+from otel_groundedness.otlp.codec import log_message, span_message
+from otel_groundedness.otlp.json_documents import base64_to_hex_ids
+from otel_groundedness.otlp.values import add_key_values
 from otel_groundedness.records import LogEventRecord, SpanRecord
-from otel_groundedness.replay.otlp_codec import log_message, span_message
-from otel_groundedness.replay.otlp_json import base64_to_hex_ids
-from otel_groundedness.replay.otlp_values import add_key_values
 
 _RESOURCE_CACHE = 256  # distinct resources remembered per encoder (a process has one or a few)
 

@@ -26,23 +26,23 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTrace
 from opentelemetry.proto.logs.v1.logs_pb2 import LogRecord
 from opentelemetry.proto.trace.v1.trace_pb2 import Span
 
-from otel_groundedness.records import LogEventRecord, SpanRecord
-from otel_groundedness.replay.otlp_codec import (
+from otel_groundedness.otlp.codec import (
     int_id,
     log_events_from_request,
     request_from_log_events,
     request_from_spans,
     spans_from_request,
 )
-from otel_groundedness.replay.otlp_json import (
+from otel_groundedness.otlp.json_documents import (
     cut_deep_values,
     hex_bytes,
     parse_error_text,
     prepare_for_parse,
     to_otlp_json,
 )
-from otel_groundedness.replay.otlp_values import ValueReader
-from otel_groundedness.replay.partition import EVERYTHING, Partition, prune
+from otel_groundedness.otlp.partition import EVERYTHING, Partition, prune
+from otel_groundedness.otlp.values import ValueReader
+from otel_groundedness.records import LogEventRecord, SpanRecord
 
 _ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
 _GZIP_MAGIC = b"\x1f\x8b"
@@ -136,7 +136,7 @@ class OtlpWriter:
             self.write_encoded(json.dumps(to_otlp_json(request), separators=(",", ":")).encode())
 
     def write_encoded(self, payload: bytes) -> None:
-        """A request encoded in this writer's format already (``replay.otlp_encoded``)."""
+        """A request encoded in this writer's format already (``otlp.encoded``)."""
         if self.proto:
             self._stream.write(len(payload).to_bytes(4, "big") + payload)
         else:
@@ -243,7 +243,7 @@ def _chunk(frame: _Frame, partition: Partition) -> Chunk:
     reader = ValueReader()
     request, cut, renumber = frame.payload, 0, None
     if isinstance(request, dict):
-        # Only this partition's records are parsed: the JSON is cut down first (``replay.partition``).
+        # Only this partition's records are parsed: the JSON is cut down first (``otlp.partition``).
         pruned = None if partition == EVERYTHING else prune(request, partition)
         try:
             if pruned is not None:

@@ -15,7 +15,7 @@ from google.protobuf import json_format
 from opentelemetry.proto.collector.logs.v1.logs_service_pb2 import ExportLogsServiceRequest
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 
-from otel_groundedness.replay.otlp_values import CUT_VALUE, MAX_VALUE_DEPTH
+from otel_groundedness.otlp.values import CUT_VALUE, MAX_VALUE_DEPTH
 
 ID_KEYS = ("traceId", "spanId", "parentSpanId")
 _FIELD_STEP = re.compile(r"Failed to parse (\w+) field: ")

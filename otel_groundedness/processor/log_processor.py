@@ -10,27 +10,34 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from opentelemetry.sdk._logs import LogRecordProcessor, ReadWriteLogRecord
 
 from otel_groundedness.core import is_genai_input
-from otel_groundedness.processor.sdk_records import log_record_from_sdk
-
-if TYPE_CHECKING:
-    from otel_groundedness.processor.span_processor import GroundednessSpanProcessor
+from otel_groundedness.core.log_events import log_event_from_fields
+from otel_groundedness.records import LogEventRecord
 
 _logger = logging.getLogger(__name__)
 
 _SHUTDOWN_FLUSH_TIMEOUT_S = 10.0
 
 
+class LogEventSink(Protocol):
+    """What the log processor needs of the span processor whose worker it shares (no import of it)."""
+
+    def submit_log_event(self, record: LogEventRecord) -> None: ...
+
+    def flush_queue(self, timeout_s: float) -> bool: ...
+
+
 class GroundednessLogRecordProcessor(LogRecordProcessor):
-    """Add to the ``LoggerProvider``; shares the queue, worker and pairing of ``span_processor``."""
+    """Add to the ``LoggerProvider``; shares the queue, worker and pairing of ``span_processor``
+    (a ``GroundednessSpanProcessor``; its ``log_processor()`` builds this)."""
 
     def __init__(
         self,
-        span_processor: GroundednessSpanProcessor,
+        span_processor: LogEventSink,
         downstream: LogRecordProcessor | Sequence[LogRecordProcessor] = (),
     ) -> None:
         self._span_processor = span_processor
@@ -60,7 +67,7 @@ class GroundednessLogRecordProcessor(LogRecordProcessor):
         # and our own evaluation records come back through the same provider as output, not input.
         if not is_genai_input(name):
             return
-        event = log_record_from_sdk(
+        event = log_event_from_fields(
             record.trace_id,
             record.span_id,
             name,

@@ -1,8 +1,8 @@
-"""Byte estimates of queued work, taken on the application thread: flat loops, no parsing.
+"""Byte estimates of queued spans, taken on the application thread: flat loops, no parsing.
 
 SDK span attributes and event attributes are primitives or flat sequences of them, so one pass over
-the values is enough (read from their backing dicts: ``sdk_attributes``); a log record body may
-nest, so it goes through the iterative estimate.
+the values is enough (read from their backing dicts: ``sdk_attributes``). A log record body may nest:
+its estimate is ``core.log_events.log_event_bytes``, shared with the gateway.
 """
 
 from __future__ import annotations
@@ -12,12 +12,9 @@ from typing import Any
 
 from opentelemetry.sdk.trace import ReadableSpan
 
-from otel_groundedness.payload import SCALAR_BYTES, estimate_bytes
+from otel_groundedness.core.log_events import RECORD_OVERHEAD_BYTES
+from otel_groundedness.payload import SCALAR_BYTES
 from otel_groundedness.processor.sdk_attributes import backing, raw_attributes
-from otel_groundedness.records import LogEventRecord
-
-# A span object with its context, name, timestamps and attribute dict, before any values.
-_SPAN_OVERHEAD_BYTES = 1024
 
 
 def _flat_bytes(attributes: Mapping[str, Any]) -> int:
@@ -34,12 +31,7 @@ def _flat_bytes(attributes: Mapping[str, Any]) -> int:
 
 def span_bytes(span: ReadableSpan) -> int:
     """Approximate bytes a queued span keeps alive: its attribute and event values."""
-    size = _SPAN_OVERHEAD_BYTES + _flat_bytes(raw_attributes(span))
+    size = RECORD_OVERHEAD_BYTES + _flat_bytes(raw_attributes(span))
     for event in span.events:
         size += _flat_bytes(backing(event.attributes)) + SCALAR_BYTES
     return size
-
-
-def log_event_bytes(record: LogEventRecord) -> int:
-    """Approximate bytes a queued event-form log record keeps alive."""
-    return _SPAN_OVERHEAD_BYTES + estimate_bytes(record.attributes) + estimate_bytes(record.body)

@@ -1,13 +1,10 @@
-"""Conversions from OpenTelemetry SDK objects to the neutral records in ``records``."""
+"""Conversion of an ended SDK span to the neutral ``SpanRecord`` (log records: ``core/log_events.py``)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from opentelemetry.sdk.trace import ReadableSpan
 
-from otel_groundedness.records import LogEventRecord, SpanEventRecord, SpanRecord
+from otel_groundedness.records import SpanEventRecord, SpanRecord
 
 
 def span_record_from_sdk(span: ReadableSpan) -> SpanRecord:
@@ -30,29 +27,4 @@ def span_record_from_sdk(span: ReadableSpan) -> SpanRecord:
         ),
         resource=resource,
         scope=scope,
-    )
-
-
-def log_record_from_sdk(
-    trace_id: int | None,
-    span_id: int | None,
-    event_name: str | None,
-    attributes: Mapping[str, Any] | None,
-    body: Any,
-    timestamp_ns: int | None,
-) -> LogEventRecord | None:
-    """Build a ``LogEventRecord`` from the fields of an SDK log record; None if it has no span."""
-    if not trace_id or not span_id:
-        return None
-    attrs = attributes or {}
-    name = event_name or attrs.get("event.name")
-    if not isinstance(name, str) or not name:
-        return None
-    return LogEventRecord(
-        trace_id=trace_id,
-        span_id=span_id,
-        event_name=name,
-        attributes=attrs,
-        body=body,
-        timestamp_ns=timestamp_ns or 0,
     )

@@ -18,11 +18,12 @@ from opentelemetry.sdk._logs import LogRecordProcessor
 from opentelemetry.sdk.trace import ReadableSpan, Span, SpanProcessor, SynchronousMultiSpanProcessor
 
 from otel_groundedness.core import opens_agent, takes_span
+from otel_groundedness.core.log_events import log_event_bytes
 from otel_groundedness.evaluator import describe
 from otel_groundedness.processor.agent_ledger import AgentLedger
 from otel_groundedness.processor.config import ProcessorSettings
 from otel_groundedness.processor.log_processor import GroundednessLogRecordProcessor
-from otel_groundedness.processor.queued_bytes import log_event_bytes, span_bytes
+from otel_groundedness.processor.queued_bytes import span_bytes
 from otel_groundedness.processor.sdk_attributes import raw_attributes
 from otel_groundedness.processor.work_handler import AgentLost, AgentStart, SpanWorkHandler, WorkItem
 from otel_groundedness.processor.worker import ScoringWorker

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from otel_groundedness.otlp.files import InvalidInputError
 from otel_groundedness.replay.json_stream import JsonStreamError, iter_items
-from otel_groundedness.replay.otlp_files import InvalidInputError
 from otel_groundedness.replay.summary import REPORT_VERSION
 from otel_groundedness.replay.turn_result import AtomOutcome, atoms_of
 

@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from otel_groundedness.replay.otlp_encoded import EncodedLog, EncodedSpan, RecordEncoder
+from otel_groundedness.otlp.encoded import EncodedLog, EncodedSpan, RecordEncoder
 from otel_groundedness.replay.stream import Step
 from otel_groundedness.replay.turn_result import TurnResult
 

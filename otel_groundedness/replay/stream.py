@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from otel_groundedness.core.trace_feed import ScoredTrace, score_trace
+from otel_groundedness.otlp.files import InvalidInputError, iter_otlp_file
+from otel_groundedness.otlp.partition import EVERYTHING, Partition
 from otel_groundedness.records import LogEventRecord, SpanRecord
-from otel_groundedness.replay.otlp_files import InvalidInputError, iter_otlp_file
-from otel_groundedness.replay.partition import EVERYTHING, Partition
 from otel_groundedness.replay.trace_index import TraceIndex
 from otel_groundedness.scoring import GroundednessPolicy
 

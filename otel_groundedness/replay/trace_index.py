@@ -19,8 +19,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from otel_groundedness.replay.otlp_files import scan_otlp_file
-from otel_groundedness.replay.partition import EVERYTHING, Partition
+from otel_groundedness.otlp.files import scan_otlp_file
+from otel_groundedness.otlp.partition import EVERYTHING, Partition
 
 _MAX_TIME = 2**63 - 1  # array("q") holds signed 64-bit; OTLP times are unsigned
 

@@ -1,6 +1,6 @@
 """Replay on several cores (``--jobs N``): traces split by id over worker processes, merged in order.
 
-Worker ``k`` reads every input, indexes and converts only the traces it owns (``replay.partition``),
+Worker ``k`` reads every input, indexes and converts only the traces it owns (``otlp.partition``),
 scores and renders them (``replay.rendering``) and sends one result per request position, in batches.
 The main process takes batch ``i`` of every worker in turn and merges each position's results by their
 keys, so what it writes does not depend on the number of workers or on their timing: ``--jobs 1``,
@@ -23,8 +23,8 @@ from multiprocessing.queues import Queue
 from pathlib import Path
 from typing import Any
 
-from otel_groundedness.replay.otlp_files import InvalidInputError
-from otel_groundedness.replay.partition import Partition
+from otel_groundedness.otlp.files import InvalidInputError
+from otel_groundedness.otlp.partition import Partition
 from otel_groundedness.replay.rendering import RenderOptions, StepRenderer, StepResult, merge
 from otel_groundedness.replay.stream import replay_files
 from otel_groundedness.replay.trace_index import TraceIndex, index_files

@@ -10,7 +10,7 @@ from rich.console import Console
 
 from otel_groundedness.demo import DemoOptions, run_demo
 from otel_groundedness.demo.runner import DemoError
-from otel_groundedness.replay.otlp_files import iter_otlp_file
+from otel_groundedness.otlp.files import iter_otlp_file
 
 TURNS = 5
 PACE = 5.0  # turns per second: the last turn starts 0.8 s after the first

@@ -17,7 +17,7 @@ from typing import Any
 
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 
-from otel_groundedness.replay.otlp_values import ValueReader
+from otel_groundedness.otlp.values import ValueReader
 from otel_groundedness.telemetry import names
 from tests.free_ports import free_port
 from tests.gateway.process import GatewayProcess, start_gateway_process

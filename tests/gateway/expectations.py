@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 
+from otel_groundedness.otlp.codec import log_events_from_request, spans_from_request
+from otel_groundedness.otlp.values import ValueReader
 from otel_groundedness.replay.in_memory import replay
-from otel_groundedness.replay.otlp_codec import log_events_from_request, spans_from_request
-from otel_groundedness.replay.otlp_values import ValueReader
 from otel_groundedness.telemetry import names
 
 from .traffic import Request

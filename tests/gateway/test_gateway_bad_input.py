@@ -11,7 +11,7 @@ import grpc
 import httpx
 
 from otel_groundedness.gateway.service import Gateway
-from otel_groundedness.replay.otlp_json import to_otlp_json
+from otel_groundedness.otlp.json_documents import to_otlp_json
 
 from .otlp_sink import OtlpSink
 from .traffic import GrpcClient, plain_request, span_ids

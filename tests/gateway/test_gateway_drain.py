@@ -8,7 +8,7 @@ from pathlib import Path
 
 import httpx
 
-from otel_groundedness.replay.otlp_values import ValueReader
+from otel_groundedness.otlp.values import ValueReader
 from otel_groundedness.telemetry import names
 
 from .expectations import evaluation_attributes, expected_evaluations

@@ -11,7 +11,7 @@ from pathlib import Path
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 
 from otel_groundedness.gateway.service import Gateway
-from otel_groundedness.replay.otlp_values import ValueReader
+from otel_groundedness.otlp.values import ValueReader
 from otel_groundedness.telemetry import names
 
 from .expectations import evaluation_attributes, expected_evaluations

@@ -17,7 +17,7 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTrace
 from opentelemetry.proto.common.v1.common_pb2 import AnyValue, KeyValue
 
 from benchmarks.recording import write_recording
-from otel_groundedness.replay.otlp_json import prepare_for_parse
+from otel_groundedness.otlp.json_documents import prepare_for_parse
 
 Request = ExportTraceServiceRequest | ExportLogsServiceRequest
 

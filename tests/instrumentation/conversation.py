@@ -16,8 +16,9 @@ from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from opentelemetry.trace import Tracer
 
+from otel_groundedness.core.log_events import log_event_from_fields
 from otel_groundedness.demo.fake_model_server import FakeModelServer, ScriptedToolCall, ScriptedTurn
-from otel_groundedness.processor.sdk_records import log_record_from_sdk, span_record_from_sdk
+from otel_groundedness.processor.sdk_records import span_record_from_sdk
 from otel_groundedness.records import LogEventRecord, SpanRecord
 
 SYSTEM = "You are a billing assistant. Use tools to look up invoices."
@@ -97,7 +98,7 @@ class Telemetry:
         records = []
         for data in self.logs.get_finished_logs():
             log = data.log_record
-            record = log_record_from_sdk(
+            record = log_event_from_fields(
                 log.trace_id, log.span_id, log.event_name, log.attributes, log.body, log.timestamp
             )
             if record is not None:

@@ -22,8 +22,8 @@ import pytest
 from otel_groundedness.cli.main import main
 from otel_groundedness.conventions import read_span
 from otel_groundedness.core.trace_feed import score_trace
+from otel_groundedness.otlp.files import iter_otlp_file
 from otel_groundedness.records import SpanFacts, SpanRecord
-from otel_groundedness.replay.otlp_files import iter_otlp_file
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "otlp"
 SEMCONV = DATA / "vercel-ai-sdk7.jsonl"

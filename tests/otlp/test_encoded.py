@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from otel_groundedness.replay.otlp_codec import request_from_log_events, request_from_spans
-from otel_groundedness.replay.otlp_encoded import RecordEncoder, join_logs, join_spans
-from otel_groundedness.replay.otlp_files import iter_otlp_file, to_otlp_json
+from otel_groundedness.otlp.codec import request_from_log_events, request_from_spans
+from otel_groundedness.otlp.encoded import RecordEncoder, join_logs, join_spans
+from otel_groundedness.otlp.files import iter_otlp_file, to_otlp_json
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "otlp"
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from otel_groundedness.otlp.files import InvalidInputError, iter_otlp_file, write_otlp_file
 from otel_groundedness.records import LogEventRecord, SpanEventRecord, SpanRecord
-from otel_groundedness.replay.otlp_files import InvalidInputError, iter_otlp_file, write_otlp_file
 
 TRACE_ID = 0x5B8EFFF798038103D269B633813FC60C
 SPAN = SpanRecord(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from otel_groundedness.replay.partition import Partition, prune
+from otel_groundedness.otlp.partition import Partition, prune
 
 
 def _span(trace: int) -> dict[str, Any]:

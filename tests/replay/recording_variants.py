@@ -7,8 +7,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from otel_groundedness.otlp.files import iter_otlp_file, write_otlp_file
 from otel_groundedness.records import LogEventRecord, SpanRecord
-from otel_groundedness.replay.otlp_files import iter_otlp_file, write_otlp_file
 
 # XORed into every id: the same conversations, as if the traffic had been generated again.
 FRESH_IDS = 0x5EED

@@ -11,7 +11,7 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTrace
 from opentelemetry.proto.trace.v1.trace_pb2 import ResourceSpans, ScopeSpans, Span
 
 from otel_groundedness.cli.main import main
-from otel_groundedness.replay.otlp_files import InvalidInputError, iter_otlp_file
+from otel_groundedness.otlp.files import InvalidInputError, iter_otlp_file
 
 TRACE_ID = "5b8efff798038103d269b633813fc60c"
 SPAN_ID = "eee19b7ec3c1b174"

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from otel_groundedness.cli.main import main
-from otel_groundedness.replay.otlp_files import iter_otlp_file
+from otel_groundedness.otlp.files import iter_otlp_file
 from otel_groundedness.telemetry import names
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "otlp"

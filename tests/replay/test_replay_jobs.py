@@ -16,9 +16,9 @@ import pytest
 
 from benchmarks.recording import write_recording
 from otel_groundedness.cli.main import main
-from otel_groundedness.replay.otlp_codec import request_from_log_events, request_from_spans
-from otel_groundedness.replay.otlp_files import iter_otlp_file, to_otlp_json
-from otel_groundedness.replay.otlp_values import MAX_VALUE_DEPTH
+from otel_groundedness.otlp.codec import request_from_log_events, request_from_spans
+from otel_groundedness.otlp.files import iter_otlp_file, to_otlp_json
+from otel_groundedness.otlp.values import MAX_VALUE_DEPTH
 
 from .recording_variants import write_variant
 

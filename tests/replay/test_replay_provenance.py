@@ -7,7 +7,7 @@ from pathlib import Path
 
 from otel_groundedness.cli.main import main
 from otel_groundedness.evaluator import EVALUATOR_ID, EVALUATOR_TYPE, evaluator_version, policy_fingerprint
-from otel_groundedness.replay.otlp_files import iter_otlp_file
+from otel_groundedness.otlp.files import iter_otlp_file
 from otel_groundedness.scoring import GroundednessPolicy
 from otel_groundedness.telemetry import names
 

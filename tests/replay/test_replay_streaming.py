@@ -19,10 +19,10 @@ import pytest
 
 from otel_groundedness.cli.main import main
 from otel_groundedness.evaluator import describe
+from otel_groundedness.otlp.codec import request_from_log_events, request_from_spans
+from otel_groundedness.otlp.files import iter_otlp_file, to_otlp_json
 from otel_groundedness.records import LogEventRecord, SpanRecord
 from otel_groundedness.replay.in_memory import replay
-from otel_groundedness.replay.otlp_codec import request_from_log_events, request_from_spans
-from otel_groundedness.replay.otlp_files import iter_otlp_file, to_otlp_json
 from otel_groundedness.replay.stream import replay_files
 from otel_groundedness.replay.summary import LABELS
 from otel_groundedness.replay.trace_index import index_files

@@ -14,9 +14,9 @@ import pytest
 from opentelemetry.proto.common.v1.common_pb2 import AnyValue
 
 from otel_groundedness.cli.main import main
+from otel_groundedness.otlp.files import InvalidInputError, iter_otlp_file, write_otlp_file
+from otel_groundedness.otlp.values import CUT_VALUE, MAX_VALUE_DEPTH, ValueReader
 from otel_groundedness.records import SpanRecord
-from otel_groundedness.replay.otlp_files import InvalidInputError, iter_otlp_file, write_otlp_file
-from otel_groundedness.replay.otlp_values import CUT_VALUE, MAX_VALUE_DEPTH, ValueReader
 
 TRACE_ID = "5b8efff798038103d269b633813fc60c"
 
