@@ -7,8 +7,9 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 # What the demo alone needs (the `demo` extra); the full STAMP (`dev`) includes it.
 DEMO_STAMP := $(VENV)/.installed-demo
-# pip's notices (a newer pip exists, running as root) are not for someone trying the demo.
-PIP    := $(BIN)/python -m pip --disable-pip-version-check
+# pip's notices (a newer pip exists, running as root) and setuptools' "Editable installation" warning
+# (raised in pip's build subprocess, which inherits PYTHONWARNINGS) are not for someone trying the demo.
+PIP    := PYTHONWARNINGS='ignore:Editable installation' $(BIN)/python -m pip --disable-pip-version-check
 
 .PHONY: demo stack test lint typecheck unit bench fuzz collector jaeger compat-venvs system-deps node-agent venv clean
 
