@@ -20,9 +20,10 @@ from .traffic import GrpcClient, demo_requests
 def test_score_exemplars_point_at_the_scored_spans(
     tmp_path: Path, sink: OtlpSink, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # The SDK's metric exporter reads the process environment; its first periodic export is 60 s
-    # away, so the one export is the last, at shutdown.
+    # The SDK's metric exporter and reader read the process environment; the periodic export is ten
+    # minutes away, so the one export is the last, at shutdown.
     monkeypatch.setenv("OTEL_EXPORTER_OTLP_ENDPOINT", sink.endpoint)
+    monkeypatch.setenv("OTEL_METRIC_EXPORT_INTERVAL", "600000")
     settings = GatewaySettings(
         grpc_listen=LOCAL, http_listen=LOCAL, prometheus_listen=None, trace_idle_s=0.5, shutdown_timeout_s=10
     )
