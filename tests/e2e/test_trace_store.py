@@ -10,6 +10,7 @@ the dashboard's trace panel lists. Ground truth is the demo's own JSON report.
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Iterator
 from contextlib import ExitStack
@@ -23,8 +24,8 @@ from dashboards.generate import DASHBOARD_JSON
 from dashboards.traces import UNGROUNDED_TAGS
 from otel_groundedness.telemetry import names
 
-from .jaeger import build_jaeger, span_attributes, tags_param
-from .services import http_get_json, wait_for
+from .jaeger import JAEGER_CONFIG, build_jaeger, span_attributes, tags_param
+from .services import COLLECTOR_DIR, http_get_json, wait_for
 from .trace_stack import DEMO_SERVICE, TraceStack, start_trace_stack
 
 pytestmark = pytest.mark.e2e
@@ -58,6 +59,21 @@ def trace_stack(collector_binary: Path, tmp_path_factory: pytest.TempPathFactory
             timeout=60,
         )
         yield stack
+
+
+def _listen_defaults(config: Path) -> set[str]:
+    """The default addresses of every ``${env:NAME:-host:port}`` listener in a Collector-style config."""
+    return set(re.findall(r"endpoint: \$\{env:\w+:-([^}]+)\}", config.read_text()))
+
+
+def test_jaeger_listens_on_loopback_only_and_off_the_collectors_ports() -> None:
+    jaeger = _listen_defaults(JAEGER_CONFIG)
+    assert jaeger and all(address.startswith("127.0.0.1:") for address in jaeger), jaeger
+    ports = {address.rsplit(":", 1)[1] for address in jaeger}
+    collector = {
+        address.rsplit(":", 1)[1] for address in _listen_defaults(COLLECTOR_DIR / "otelcol-groundedness.yaml")
+    }
+    assert "16686" in ports and not ports & collector, (ports, collector)
 
 
 def _turns(report: dict[str, Any]) -> dict[str, dict[str, Any]]:
