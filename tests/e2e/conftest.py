@@ -36,11 +36,12 @@ from .stack import (
 
 T = TypeVar("T")
 
-# GroundednessUngroundedShareHigh groups by (agent, model) and needs >= 20 scored turns in a pair with
-# > 10% of them ungrounded. Each of the demo's five agents runs on one model and the families rotate with
-# the turn index, so 140 turns give every pair 26 to 31 scored turns; with this seed and fault rate the
-# ungrounded share per pair is 19% to 27%. At 20 turns per second the traffic spans 7 s, seven scrapes.
-DEMO_TURNS = 140
+# GroundednessUngroundedShareHigh groups by (job, agent, model) and needs >= 20 scored turns in one with
+# > 10% of them ungrounded; increase() misses each counter's first sample (a few turns). Each of the
+# demo's five agents runs on one model and the families rotate with the turn index, so 200 turns give
+# every pair 38 to 42 scored turns; with this seed and fault rate the ungrounded share per pair is 12% to
+# 32%. At 20 turns per second the traffic spans 10 s, ten scrapes.
+DEMO_TURNS = 200
 DEMO_SEED = 11
 DEMO_FAULT_RATE = 0.4
 DEMO_PACE = 20.0

@@ -40,7 +40,7 @@ class Traffic:
     """Demo traffic: enough scored turns per (agent, model) pair for the ungrounded-share alert (see
     tests/e2e/conftest.py for the arithmetic), paced over several scrapes."""
 
-    turns: int = 140
+    turns: int = 200
     seed: int = 11
     fault_rate: float = 0.4
     pace: float = 20.0
