@@ -40,7 +40,7 @@ def scenario(name: str, python: str = sys.executable) -> dict[str, Any]:
 
 
 def ensure_legacy_venv() -> None:
-    if not LEGACY_PYTHON.exists():  # normally made by `make venv`; the script is idempotent
+    if not LEGACY_PYTHON.exists():  # normally made by `make test` (compat-venvs); the script is idempotent
         subprocess.run(["bash", str(ROOT / "scripts" / "install-compat-venvs.sh")], check=True, cwd=ROOT)
 
 
@@ -50,7 +50,7 @@ def live(name: str) -> dict[str, Any]:
     if venv is None:
         return scenario(name)
     python = ROOT / venv / "bin" / "python"
-    if not python.exists():  # normally made by `make venv`; the script is idempotent
+    if not python.exists():  # normally made by `make test` (compat-venvs); the script is idempotent
         subprocess.run(["bash", str(ROOT / "scripts" / "install-compat-venvs.sh")], check=True, cwd=ROOT)
     return scenario(name, str(python))
 
