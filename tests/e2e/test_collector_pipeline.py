@@ -53,8 +53,9 @@ def _validate(binary: Path, *configs: str, env: dict[str, str]) -> subprocess.Co
         ("otelcol-groundedness.yaml",),
         ("otelcol-groundedness.yaml", "otelcol-groundedness.remote-write.yaml"),
         ("otelcol-groundedness.yaml", "otelcol-groundedness.test.yaml"),
+        ("otelcol-groundedness.yaml", "otelcol-groundedness.test.yaml", "otelcol-groundedness.stack.yaml"),
     ],
-    ids=["main", "remote-write", "test-overlay"],
+    ids=["main", "remote-write", "test-overlay", "stack-overlay"],
 )
 def test_shipped_config_validates(collector_binary: Path, configs: tuple[str, ...]) -> None:
     result = _validate(collector_binary, *configs, env=PRODUCTION_ENV)
