@@ -18,7 +18,7 @@ demo: $(DEMO_STAMP)
 
 # Collector, Prometheus, Alertmanager and Jaeger on 127.0.0.1 with the demo's traffic; Ctrl-C stops them.
 stack: system-deps $(STAMP) collector jaeger
-	$(BIN)/python scripts/stack.py $(STACK_ARGS)
+	$(BIN)/python scripts/stack.py
 
 test: system-deps node-agent $(STAMP) compat-venvs collector jaeger lint typecheck
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
