@@ -1,5 +1,6 @@
-# Two commands matter: `make demo` (the main job) and `make test` (the full suite).
-# Both create their own virtual environment first; nothing depends on what is installed.
+# The commands that matter: `make demo` (the main job), `make stack` (the demo through a local Collector,
+# Prometheus, Alertmanager and Jaeger) and `make test` (the full suite). Each creates its own virtual
+# environment first (the demo only what it needs); nothing depends on what is installed.
 
 PYTHON ?= python3
 VENV   ?= .venv
