@@ -10,7 +10,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from opentelemetry.proto.collector.logs.v1.logs_service_pb2 import ExportLogsServiceRequest
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
@@ -23,12 +23,17 @@ _MAX_WAIT_SLICE_S = 0.5
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Outgoing:
-    """One export request: its signal, how many spans or log records it holds, its serialized size."""
+    """One export request: its signal, how many spans or log records it holds, its serialized size,
+    and the parts of write-ahead log entries it delivers (released once it was delivered)."""
 
     signal: Signal
     request: ExportTraceServiceRequest | ExportLogsServiceRequest
     items: int
     size: int
+    parts: tuple[tuple[int, bytes], ...] = ()  # (entry, FORWARDED or a trace id)
+
+    def with_parts(self, parts: tuple[tuple[int, bytes], ...]) -> Outgoing:
+        return replace(self, parts=parts)
 
 
 class ExportQueue:

@@ -1,6 +1,9 @@
 """Export workers: take requests from the queue and deliver them downstream, retrying with
 exponential backoff (or the delay the receiver asks for) for ``retry_s``; what cannot be delivered is
-counted in ``groundedness.gateway.dropped`` and logged, never dropped silently."""
+counted in ``groundedness.gateway.dropped`` and logged, never dropped silently.
+
+A request that was delivered, or given up for good, releases the write-ahead log parts it carries;
+one left at the shutdown deadline does not, and is replayed at the next start."""
 
 from __future__ import annotations
 
@@ -14,6 +17,7 @@ from otel_groundedness.gateway.export_queue import ExportQueue, Outgoing
 from otel_groundedness.gateway.gateway_metrics import GatewayMetrics
 from otel_groundedness.gateway.otlp_env import Signal
 from otel_groundedness.gateway.senders import Sender
+from otel_groundedness.gateway.write_ahead_log import WriteAheadLog
 
 _logger = logging.getLogger(__name__)
 
@@ -31,8 +35,10 @@ class ExportWorkers:
         *,
         retry_s: float,
         concurrency: int,
+        wal: WriteAheadLog | None = None,
     ) -> None:
         self._queue = queue
+        self._wal = wal
         self._senders = senders
         self._metrics = metrics
         self._retry_s = retry_s
@@ -70,14 +76,18 @@ class ExportWorkers:
                     return
                 continue
             try:
-                self._deliver(item)
+                finished = self._deliver(item)
             except Exception:  # a sender bug must not kill the worker or strand the queue's bytes
                 _logger.exception("export failed unexpectedly", extra={"signal": item.signal})
                 self._drop(item, "error", "unexpected export error")
+                finished = True
             finally:
                 self._queue.done(item)
+            if finished and self._wal is not None and item.parts:
+                self._wal.release(item.parts)
 
-    def _deliver(self, item: Outgoing) -> None:
+    def _deliver(self, item: Outgoing) -> bool:
+        """Deliver ``item``; False when it was left at the shutdown deadline (it stays in the log)."""
         sender = self._senders[item.signal]
         give_up_at = time.monotonic() + self._retry_s
         backoff = _FIRST_BACKOFF_S
@@ -91,11 +101,11 @@ class ExportWorkers:
                         "downstream rejected part of an export",
                         extra={"signal": item.signal, "items": result.rejected},
                     )
-                return
+                return True
             self._metrics.export_failed(item.signal)
             if not result.retryable:
                 self._drop(item, "refused_downstream", result.detail)
-                return
+                return True
             delay = (
                 result.retry_after_s
                 if result.retry_after_s is not None
@@ -104,7 +114,7 @@ class ExportWorkers:
             if time.monotonic() + delay > min(give_up_at, self._stop_by):
                 reason = "shutdown_deadline" if self._stop_by < give_up_at else "retries_exhausted"
                 self._drop(item, reason, result.detail)
-                return
+                return reason == "retries_exhausted"
             time.sleep(delay)
             backoff = min(backoff * 2, _MAX_BACKOFF_S)
 

@@ -1,9 +1,9 @@
 """OTLP/gRPC receiver: the trace and logs services of ``opentelemetry-proto``'s stubs, on ``grpcio``.
 
-A refused request ends with ``RESOURCE_EXHAUSTED`` (bounds full) or ``UNAVAILABLE`` (draining), both
-with ``RetryInfo``, which OTLP senders retry; a request over the size limit is refused by gRPC itself
-with ``RESOURCE_EXHAUSTED`` and no ``RetryInfo`` (not retryable), and one that does not parse with
-``INTERNAL``, as gRPC reports a failed deserialization.
+A refused request ends with ``RESOURCE_EXHAUSTED`` (bounds full) or ``UNAVAILABLE`` (draining, or the
+write-ahead log full), both with ``RetryInfo``, which OTLP senders retry; a request over the size
+limit is refused by gRPC itself with ``RESOURCE_EXHAUSTED`` and no ``RetryInfo`` (not retryable), and
+one that does not parse with ``INTERNAL``, as gRPC reports a failed deserialization.
 """
 
 from __future__ import annotations
@@ -48,7 +48,8 @@ class _LogsService(logs_service_pb2_grpc.LogsServiceServicer):
 def _refuse_if(refusal: Refusal | None, context: grpc.ServicerContext) -> None:
     if refusal is None:
         return
-    code = grpc.StatusCode.UNAVAILABLE if refusal.reason == "draining" else grpc.StatusCode.RESOURCE_EXHAUSTED
+    unavailable = refusal.reason in ("draining", "log_full")
+    code = grpc.StatusCode.UNAVAILABLE if unavailable else grpc.StatusCode.RESOURCE_EXHAUSTED
     context.abort_with_status(retry_status(code, f"gateway {refusal.reason}", refusal.retry_after_s))
 
 

@@ -3,11 +3,13 @@
 ``POST /v1/traces`` and ``/v1/logs`` take protobuf or JSON, optionally gzip; ``GET /healthz`` and
 ``/readyz`` report liveness and readiness. Status codes follow the OTLP/HTTP specification: 400 for a
 body that does not parse, 413 over the size limit (also after decompression), 415 for another content
-type or encoding, 429 (bounds full) or 503 (draining) with ``Retry-After`` for a refused request.
+type or encoding, 429 (bounds full) or 503 (draining, write-ahead log full) with ``Retry-After`` for a
+refused request.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import math
 import socket
@@ -108,10 +110,11 @@ class OtlpHttpApp:
             self._metrics.refused(error.reason)
             await _respond_status(send, error.status, content_type, str(error))
             return
-        refusal = route.admit(self._intake, request)
+        # Admission waits for the write-ahead log's commit: off the event loop, so requests share it.
+        refusal = await asyncio.to_thread(route.admit, self._intake, request)
         if refusal is not None:
             retry_after = str(max(1, math.ceil(refusal.retry_after_s))).encode()
-            status = 503 if refusal.reason == "draining" else 429
+            status = 503 if refusal.reason in ("draining", "log_full") else 429
             await _respond_status(
                 send, status, content_type, f"gateway {refusal.reason}", [(b"retry-after", retry_after)]
             )

@@ -1,6 +1,11 @@
 """Admission of export requests: each is split, checked against the bounds and committed whole, or
 refused whole, so that a sender's retry never duplicates a record.
 
+With the write-ahead log, a request is on disk before it is admitted (and so acknowledged), its
+spans already accepted within the duplicate window are left out (counted as duplicates), and each
+part that leaves (what is forwarded at once, each trace held) carries its entry and part, released
+once delivered. A replay sends only the parts not delivered before the stop.
+
 A trace request's spans that the core takes (``core.takes_span``) are moved into the trace buffer;
 the rest of the request is queued for export as it came. A logs request is queued for export whole
 and at once (logs are never changed); its GenAI content records (``core.is_genai_input``) are also
@@ -10,6 +15,7 @@ kept, converted, for pairing with their trace.
 from __future__ import annotations
 
 import threading
+import time
 from dataclasses import dataclass
 from typing import Literal
 
@@ -25,6 +31,7 @@ from otel_groundedness.gateway.export_queue import ExportQueue, Outgoing
 from otel_groundedness.gateway.gateway_metrics import GatewayMetrics
 from otel_groundedness.gateway.otlp_env import Signal
 from otel_groundedness.gateway.trace_buffer import Arrival, HeldSpan, Origin, TraceBuffer
+from otel_groundedness.gateway.write_ahead_log import FORWARDED, Pending, WriteAheadLog
 from otel_groundedness.processor.queued_bytes import log_event_bytes
 from otel_groundedness.replay.otlp_codec import log_event_record
 from otel_groundedness.replay.otlp_values import ValueReader
@@ -34,7 +41,9 @@ RETRY_AFTER_S = 1.0
 # Python objects around a held protobuf span, beyond its serialized bytes.
 _HELD_SPAN_OVERHEAD_BYTES = 256
 
-RefusalReason = Literal["buffer_full", "queue_full", "draining"]
+RefusalReason = Literal["buffer_full", "queue_full", "log_full", "draining"]
+# A replayed request waits this long between tries for room in the buffer and the queue.
+_REPLAY_WAIT_S = 0.05
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,10 +57,17 @@ class Refusal:
 class Intake:
     """Thread-safe: every receiver thread calls it; ``close`` stops admission for good."""
 
-    def __init__(self, buffer: TraceBuffer, queue: ExportQueue, metrics: GatewayMetrics) -> None:
+    def __init__(
+        self,
+        buffer: TraceBuffer,
+        queue: ExportQueue,
+        metrics: GatewayMetrics,
+        wal: WriteAheadLog | None = None,
+    ) -> None:
         self._buffer = buffer
         self._queue = queue
         self._metrics = metrics
+        self._wal = wal
         self._lock = threading.Lock()
         self._accepting = True
 
@@ -65,19 +81,56 @@ class Intake:
             self._accepting = False
 
     def traces(self, request: ExportTraceServiceRequest) -> Refusal | None:
-        total = sum(len(scope.spans) for resource in request.resource_spans for scope in resource.scope_spans)
-        arrivals = _take_spans(request) if self._accepting else {}
-        held = sum(len(arrival.spans) for arrival in arrivals.values())
-        outgoing = Outgoing("traces", request, total - held, request.ByteSize()) if total > held else None
-        return self._admit("traces", total, arrivals, outgoing)
+        if not self._accepting:
+            return self._refuse(Refusal("draining"))
+        span_ids: list[bytes] = []
+        body = b""
+        if self._wal is not None:
+            span_ids = [
+                span.span_id for rs in request.resource_spans for ss in rs.scope_spans for span in ss.spans
+            ]
+            repeated = self._wal.duplicates(span_ids)
+            if repeated:
+                span_ids = _drop_spans(request, repeated, span_ids)
+                self._metrics.duplicates(len(repeated))
+            body = request.SerializeToString()
+        split = _split_traces(request)
+        if split is None:
+            return None
+        total, arrivals, outgoing = split
+        return self._admit("traces", total, arrivals, outgoing, body, span_ids)
 
     def logs(self, request: ExportLogsServiceRequest) -> Refusal | None:
-        total = sum(
-            len(scope.log_records) for resource in request.resource_logs for scope in resource.scope_logs
-        )
-        arrivals = _note_content(request) if self._accepting else {}
-        outgoing = Outgoing("logs", request, total, request.ByteSize()) if total else None
-        return self._admit("logs", total, arrivals, outgoing)
+        if not self._accepting:
+            return self._refuse(Refusal("draining"))
+        body = request.SerializeToString() if self._wal is not None else b""
+        split = _split_logs(request)
+        if split is None:
+            return None
+        total, arrivals, outgoing = split
+        return self._admit("logs", total, arrivals, outgoing, body, [])
+
+    def replay(self, pending: Pending) -> None:
+        """Admit a request the write-ahead log held at start, waiting for room as long as it takes."""
+        assert self._wal is not None
+        if pending.signal == "traces":
+            split = _split_traces(ExportTraceServiceRequest.FromString(pending.body))
+        else:
+            split = _split_logs(ExportLogsServiceRequest.FromString(pending.body))
+        if split is None:
+            self._wal.hold(pending.entry, [])
+            return
+        _, arrivals, outgoing = split
+        arrivals = {trace_id: a for trace_id, a in arrivals.items() if trace_id not in pending.done}
+        if FORWARDED in pending.done:
+            outgoing = None
+        self._wal.hold(pending.entry, _parts(arrivals, outgoing))
+        _mark(pending.entry, arrivals)
+        item = outgoing.with_parts(((pending.entry, FORWARDED),)) if outgoing is not None else None
+        while self._commit(arrivals, item) is not None:
+            time.sleep(_REPLAY_WAIT_S)
+        held = sum(len(arrival.spans) for arrival in arrivals.values())
+        self._metrics.replayed(pending.signal, held + (outgoing.items if outgoing is not None else 0))
 
     def _admit(
         self,
@@ -85,12 +138,28 @@ class Intake:
         total: int,
         arrivals: dict[bytes, Arrival],
         outgoing: Outgoing | None,
+        body: bytes,
+        span_ids: list[bytes],
     ) -> Refusal | None:
+        entry = None
+        if self._wal is not None:
+            # On disk before it is admitted: what is admitted may leave (and be released) at once.
+            entry = self._wal.append(signal, body, span_ids, _parts(arrivals, outgoing))
+            if entry is None:
+                return self._refuse(Refusal("log_full"))
+            _mark(entry, arrivals)
+            if outgoing is not None:
+                outgoing = outgoing.with_parts(((entry, FORWARDED),))
         refusal = self._commit(arrivals, outgoing)
         if refusal is not None:
-            self._metrics.refused(refusal.reason)
-        elif total:
-            self._metrics.received(signal, total)
+            if entry is not None and self._wal is not None:
+                self._wal.discard(entry)
+            return self._refuse(refusal)
+        self._metrics.received(signal, total)
+        return None
+
+    def _refuse(self, refusal: Refusal) -> Refusal:
+        self._metrics.refused(refusal.reason)
         return refusal
 
     def _commit(self, arrivals: dict[bytes, Arrival], outgoing: Outgoing | None) -> Refusal | None:
@@ -106,6 +175,53 @@ class Intake:
             if arrivals:
                 self._buffer.add(arrivals)
         return None
+
+
+Split = tuple[int, dict[bytes, Arrival], Outgoing | None]
+
+
+def _split_traces(request: ExportTraceServiceRequest) -> Split | None:
+    """Items, the spans held per trace, and the rest to forward at once; None for an empty request."""
+    total = sum(len(scope.spans) for resource in request.resource_spans for scope in resource.scope_spans)
+    if not total:
+        return None
+    arrivals = _take_spans(request)
+    held = sum(len(arrival.spans) for arrival in arrivals.values())
+    outgoing = Outgoing("traces", request, total - held, request.ByteSize()) if total > held else None
+    return total, arrivals, outgoing
+
+
+def _split_logs(request: ExportLogsServiceRequest) -> Split | None:
+    total = sum(len(scope.log_records) for resource in request.resource_logs for scope in resource.scope_logs)
+    if not total:
+        return None
+    return total, _note_content(request), Outgoing("logs", request, total, request.ByteSize())
+
+
+def _parts(arrivals: dict[bytes, Arrival], outgoing: Outgoing | None) -> list[bytes]:
+    """The parts of a request in the write-ahead log: the forwarded one, and one per held trace."""
+    return [FORWARDED, *arrivals] if outgoing is not None else list(arrivals)
+
+
+def _mark(entry: int, arrivals: dict[bytes, Arrival]) -> None:
+    for arrival in arrivals.values():
+        arrival.entry = entry
+
+
+def _drop_spans(
+    request: ExportTraceServiceRequest, positions: list[int], span_ids: list[bytes]
+) -> list[bytes]:
+    """Remove the spans at ``positions`` (in request order) from ``request``; the ids left."""
+    dropped = set(positions)
+    position = 0
+    for resource_spans in request.resource_spans:
+        for scope_spans in resource_spans.scope_spans:
+            doomed = [index for index in range(len(scope_spans.spans)) if position + index in dropped]
+            position += len(scope_spans.spans)
+            for index in reversed(doomed):
+                del scope_spans.spans[index]
+    _remove_empty(request)
+    return [span_id for index, span_id in enumerate(span_ids) if index not in dropped]
 
 
 def _take_spans(request: ExportTraceServiceRequest) -> dict[bytes, Arrival]:

@@ -57,6 +57,11 @@ class GatewaySettings:
     tls_cert_file: Path | None = None
     tls_key_file: Path | None = None
     tls_client_ca_file: Path | None = None
+    # The write-ahead log's directory; None is off. ``load_settings`` (the command) defaults it to
+    # ``default_wal_dir``; a ``GatewaySettings`` built in code has it off unless given.
+    wal_dir: Path | None = None
+    max_wal_bytes: int = 1024 * _MIB
+    dedup_window_spans: int = 262_144
     policy: GroundednessPolicy = field(default_factory=GroundednessPolicy)
 
 
@@ -102,6 +107,21 @@ def _file(value: object) -> Path:
     if not text:
         raise ValueError("empty file name")
     return Path(text)
+
+
+def _optional_dir(value: object) -> Path | None:
+    if str(value).strip().lower() in ("off", "none"):
+        return None
+    return _file(value)
+
+
+def default_wal_dir(environ: Mapping[str, str], grpc_listen: ListenAddress) -> Path:
+    """``$XDG_STATE_HOME/otel-groundedness/gateway-<gRPC port>`` (``~/.local/state`` when unset, as the
+    XDG base directory specification says): a restart with the same settings finds it again, and
+    gateways on one host with their own ports keep their own logs."""
+    state = environ.get("XDG_STATE_HOME", "").strip()
+    base = Path(state) if state and Path(state).is_absolute() else Path.home() / ".local" / "state"
+    return base / "otel-groundedness" / f"gateway-{grpc_listen.port}"
 
 
 def _log_level(value: object) -> str:
@@ -170,11 +190,34 @@ SETTINGS: tuple[Setting, ...] = (
         "FILE",
         "PEM CA certificates: clients must present a certificate one of them signed (mutual TLS)",
     ),
+    Setting(
+        "wal_dir",
+        _optional_dir,
+        "DIR",
+        "write-ahead log directory (accepted requests on disk before they are acknowledged), or off",
+    ),
+    Setting(
+        "max_wal_bytes",
+        _positive_int,
+        "BYTES",
+        "bytes of requests not yet delivered in the log; beyond it senders retry",
+    ),
+    Setting(
+        "dedup_window_spans",
+        _positive_int,
+        "N",
+        "span ids remembered: a span received again among the last N accepted is a duplicate, left out",
+    ),
 )
 _DEFAULTS = GatewaySettings()
 
 
+WAL_DIR_DEFAULT_TEXT = "$XDG_STATE_HOME/otel-groundedness/gateway-<grpc port>"
+
+
 def default_text(setting: Setting) -> str:
+    if setting.name == "wal_dir":
+        return WAL_DIR_DEFAULT_TEXT
     value = getattr(_DEFAULTS, setting.name)
     return "off" if value is None else str(value)
 
@@ -207,6 +250,8 @@ def load_settings(
         except ValueError as error:
             raise ConfigError(f"invalid {source}: {error}") from None
     values["policy"] = policy or _policy(document.get("policy"), config_file, environ)
+    if "wal_dir" not in values:
+        values["wal_dir"] = default_wal_dir(environ, values.get("grpc_listen", DEFAULT_GRPC_LISTEN))
     settings = GatewaySettings(**values)
     _check_bounds(settings)
     return settings
@@ -248,7 +293,7 @@ def _policy(data: object, config_file: Path | None, environ: Mapping[str, str]) 
 
 def _check_bounds(settings: GatewaySettings) -> None:
     # A request must fit into an empty buffer and an empty queue, or its sender would retry forever.
-    for name in ("max_buffer_bytes", "max_export_queue_bytes"):
+    for name in ("max_buffer_bytes", "max_export_queue_bytes", "max_wal_bytes"):
         if settings.max_request_bytes > getattr(settings, name):
             raise ConfigError(f"max_request_bytes ({settings.max_request_bytes}) exceeds {name}")
     if (settings.tls_cert_file is None) != (settings.tls_key_file is None):

@@ -1,0 +1,328 @@
+"""The write-ahead log: every accepted request on local disk before it is acknowledged, released once
+what came of it was accepted downstream, and replayed at the next start (docs/gateway.md).
+
+SQLite in WAL mode from the standard library, ``synchronous=FULL``: a commit is on disk when it
+returns. One writer thread commits whatever waits at once (group commit), so requests arriving
+together share one fsync, and releases ride along in the next commit. Live request bodies are bounded
+in bytes: a full log refuses new requests, which the sender retries.
+
+A request has parts that leave separately: what is forwarded at once (``FORWARDED``) and the spans
+and content records held per trace (keyed by trace id). Each part is released once what came of it
+was delivered (a scored trace leaves as spans and evaluation records: both), and a part released
+while others are not is noted in the row, so that a replay sends only what had not left. The row is
+released with its last part.
+
+A row keeps its request's span ids after its release (the body emptied) for the duplicate window:
+a span id among the last ``window_spans`` accepted is a duplicate, a sender's retry of a request
+whose answer it never got, also across a restart. The window is rebuilt from the rows at start.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import logging
+import os
+import sqlite3
+import threading
+from collections import deque
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+from otel_groundedness.gateway.otlp_env import Signal
+
+_logger = logging.getLogger(__name__)
+
+_FILE = "requests.sqlite3"
+_LOCK = "lock"
+SPAN_ID_BYTES = 8
+TRACE_ID_BYTES = 16
+# The part of a request forwarded at once; no trace id is all zeros (the OTLP specification).
+FORWARDED = bytes(TRACE_ID_BYTES)
+Part = tuple[int, bytes]  # entry, FORWARDED or a trace id
+# A failed commit (disk full, I/O error) is tried again after this long, with whatever waits then.
+_RETRY_AFTER_FAILURE_S = 1.0
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS requests (
+    id INTEGER PRIMARY KEY,
+    signal TEXT NOT NULL,
+    body BLOB,             -- NULL once released
+    span_ids BLOB NOT NULL, -- 8 bytes per span, for the duplicate window
+    done BLOB NOT NULL      -- 16 bytes per part already delivered (FORWARDED or a trace id)
+)
+"""
+
+
+class LogInUse(OSError):
+    """Another gateway holds the directory's lock."""
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """A row not released before the last stop: to be replayed."""
+
+    entry: int
+    signal: Signal
+    body: bytes
+    done: frozenset[bytes]  # parts delivered before the stop
+
+
+@dataclass(slots=True)
+class _Write:
+    entry: int
+    signal: Signal
+    body: bytes
+    span_ids: bytes
+
+
+class WriteAheadLog:
+    """Thread-safe: request threads append and discard, the scorer and exporters release.
+
+    ``OSError`` (``LogInUse`` for a directory another process holds) or ``sqlite3.Error`` at open.
+    """
+
+    def __init__(self, directory: Path, *, max_bytes: int, window_spans: int) -> None:
+        directory.mkdir(parents=True, exist_ok=True)
+        self.directory = directory
+        self._lock_file: IO[bytes] = (directory / _LOCK).open("ab")
+        try:
+            fcntl.flock(self._lock_file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            self._lock_file.close()
+            raise LogInUse(f"{directory} is in use by another gateway") from None
+        self._max_bytes = max_bytes
+        self._window_spans = window_spans
+        self._db = sqlite3.connect(directory / _FILE, check_same_thread=False, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.execute(_SCHEMA)
+        self._changed = threading.Condition()
+        self._bytes = 0  # live bodies
+        self._sizes: dict[int, int] = {}  # live entry -> body bytes
+        # live entry -> its parts not yet delivered -> outputs of that part not yet delivered
+        self._parts: dict[int, dict[bytes, int]] = {}
+        self._writes: list[_Write] = []
+        self._done: list[Part] = []
+        self._released: list[int] = []
+        self._forgotten: list[int] = []  # rows out of the window, or refused after all
+        self._committed = 0  # every entry up to this one is on disk (or failed)
+        self._failed: set[int] = set()
+        self._seen: set[bytes] = set()
+        self._window: deque[tuple[int, list[bytes]]] = deque()
+        self._windowed: set[int] = set()  # entries whose span ids are in the window
+        self._window_size = 0
+        self.pending = self._load()
+        self._next = self._committed + 1
+        self._closed = False
+        self._thread = threading.Thread(target=self._run, name="groundedness-wal", daemon=True)
+        self._thread.start()
+
+    @property
+    def byte_count(self) -> int:
+        return self._bytes
+
+    @property
+    def alive(self) -> bool:
+        return self._thread.is_alive()
+
+    # --- the duplicate window ---
+
+    def duplicates(self, span_ids: Sequence[bytes]) -> list[int]:
+        """Positions of ``span_ids`` already accepted within the window."""
+        seen = self._seen
+        return [index for index, span_id in enumerate(span_ids) if span_id in seen]
+
+    # --- rows ---
+
+    def append(self, signal: Signal, body: bytes, span_ids: list[bytes], parts: list[bytes]) -> int | None:
+        """Write a request and wait until it is on disk; its id, or None when the log is full or the
+        write failed. ``parts``: what must be delivered before the row is released (at least one).
+        Its span ids join the duplicate window at once (``discard`` takes them out again)."""
+        with self._changed:
+            if self._closed or (self._bytes and self._bytes + len(body) > self._max_bytes):
+                return None
+            entry = self._next
+            self._next += 1
+            self._bytes += len(body)
+            self._sizes[entry] = len(body)
+            self._parts[entry] = dict.fromkeys(parts, 1)
+            self._writes.append(_Write(entry, signal, body, b"".join(span_ids)))
+            if span_ids:
+                self._add_to_window(entry, span_ids)
+                self._trim_window()
+            self._changed.notify_all()
+            while self._committed < entry:
+                self._changed.wait()
+            if entry in self._failed:
+                self._failed.discard(entry)
+                self._free(entry)
+                self._unwindow(entry)
+                return None
+        return entry
+
+    def hold(self, entry: int, parts: list[bytes]) -> None:
+        """The parts of a replayed row still to be delivered (none: the row is released)."""
+        with self._changed:
+            self._parts[entry] = dict.fromkeys(parts, 1)
+            if not parts:
+                self._finish(entry)
+
+    def retain(self, parts: Iterable[Part]) -> None:
+        """Each part leaves in one more output (a scored trace leaves as spans and as records)."""
+        with self._changed:
+            for entry, key in parts:
+                outputs = self._parts.get(entry)
+                if outputs is not None and key in outputs:
+                    outputs[key] += 1
+
+    def release(self, parts: Iterable[Part]) -> None:
+        """An output carrying these parts was delivered (or given up for good)."""
+        with self._changed:
+            for entry, key in parts:
+                outputs = self._parts.get(entry)
+                if outputs is None or key not in outputs:
+                    continue
+                if outputs[key] > 1:
+                    outputs[key] -= 1
+                    continue
+                del outputs[key]
+                if outputs:
+                    self._done.append((entry, key))
+                else:
+                    self._finish(entry)
+            self._changed.notify_all()
+
+    def discard(self, entry: int) -> None:
+        """The request was refused after all: its row goes, and its span ids leave the window."""
+        with self._changed:
+            self._free(entry)
+            self._unwindow(entry)
+            self._forgotten.append(entry)
+            self._changed.notify_all()
+
+    def close(self) -> None:
+        """Commit what is waiting and close; rows not released stay for the next start."""
+        with self._changed:
+            self._closed = True
+            self._changed.notify_all()
+        self._thread.join()
+        self._db.close()
+        self._lock_file.close()
+
+    # --- internals ---
+
+    def _free(self, entry: int) -> None:
+        self._bytes -= self._sizes.pop(entry, 0)
+        self._parts.pop(entry, None)
+
+    def _finish(self, entry: int) -> None:
+        self._free(entry)
+        # A row in the window keeps its span ids (body emptied); any other row goes.
+        (self._released if entry in self._windowed else self._forgotten).append(entry)
+
+    def _add_to_window(self, entry: int, span_ids: list[bytes]) -> None:
+        self._seen.update(span_ids)
+        self._window.append((entry, span_ids))
+        self._windowed.add(entry)
+        self._window_size += len(span_ids)
+
+    def _unwindow(self, entry: int) -> None:
+        if entry not in self._windowed:
+            return
+        self._windowed.discard(entry)
+        for index, (windowed, span_ids) in enumerate(self._window):
+            if windowed == entry:
+                del self._window[index]
+                self._window_size -= len(span_ids)
+                self._seen.difference_update(span_ids)
+                return
+
+    def _trim_window(self) -> None:
+        while self._window_size > self._window_spans and len(self._window) > 1:
+            entry, span_ids = self._window.popleft()
+            self._window_size -= len(span_ids)
+            self._seen.difference_update(span_ids)
+            self._windowed.discard(entry)
+            if entry not in self._parts:
+                self._forgotten.append(entry)  # released: nothing else keeps the row
+
+    def _load(self) -> list[Pending]:
+        pending: list[Pending] = []
+        last = 0
+        for entry, signal, body, span_ids, done in self._db.execute(
+            "SELECT id, signal, body, span_ids, done FROM requests ORDER BY id"
+        ):
+            last = entry
+            ids = [span_ids[i : i + SPAN_ID_BYTES] for i in range(0, len(span_ids), SPAN_ID_BYTES)]
+            if body is not None:
+                parts = frozenset(done[i : i + TRACE_ID_BYTES] for i in range(0, len(done), TRACE_ID_BYTES))
+                pending.append(Pending(entry, signal, body, parts))
+                self._sizes[entry] = len(body)
+                self._bytes += len(body)
+                self._parts[entry] = {}  # until ``hold`` names its parts
+            if ids:
+                self._add_to_window(entry, ids)
+            elif body is None:
+                self._forgotten.append(entry)
+        self._trim_window()
+        self._committed = last
+        return pending
+
+    def _run(self) -> None:
+        while True:
+            with self._changed:
+                while not (self._writes or self._done or self._released or self._forgotten or self._closed):
+                    self._changed.wait()
+                writes, self._writes = self._writes, []
+                done, self._done = self._done, []
+                released, self._released = self._released, []
+                forgotten, self._forgotten = self._forgotten, []
+                closing = self._closed
+            failed = self._commit(writes, done, released, forgotten)
+            if failed is None:  # releases are tried again with the next commit
+                with self._changed:
+                    self._done[:0] = done
+                    self._released[:0] = released
+                    self._forgotten[:0] = forgotten
+                failed = [w.entry for w in writes]
+                self._closed_wait(_RETRY_AFTER_FAILURE_S)
+            with self._changed:
+                if writes:
+                    self._committed = writes[-1].entry
+                self._failed.update(failed)
+                self._changed.notify_all()
+            if closing and not writes:
+                return
+
+    def _closed_wait(self, seconds: float) -> None:
+        with self._changed:
+            if not self._closed:
+                self._changed.wait(seconds)
+
+    def _commit(
+        self, writes: list[_Write], done: list[Part], released: list[int], forgotten: list[int]
+    ) -> list[int] | None:
+        """One transaction; None when it failed (the senders of ``writes`` are refused)."""
+        try:
+            self._db.execute("BEGIN")
+            self._db.executemany(
+                "INSERT INTO requests (id, signal, body, span_ids, done) VALUES (?, ?, ?, ?, x'')",
+                [(w.entry, w.signal, w.body, w.span_ids) for w in writes],
+            )
+            self._db.executemany(
+                "UPDATE requests SET done = CAST(done || ? AS BLOB) WHERE id = ?",
+                [(key, entry) for entry, key in done],
+            )
+            self._db.executemany("UPDATE requests SET body = NULL WHERE id = ?", [(e,) for e in released])
+            self._db.executemany("DELETE FROM requests WHERE id = ?", [(e,) for e in forgotten])
+            self._db.execute("COMMIT")
+        except sqlite3.Error as error:
+            if self._db.in_transaction:
+                self._db.execute("ROLLBACK")
+            _logger.error(
+                "write-ahead log commit failed; its requests are refused",
+                extra={"error": str(error), "requests": len(writes), "directory": os.fspath(self.directory)},
+            )
+            return None
+        return []
