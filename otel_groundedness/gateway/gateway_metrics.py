@@ -48,6 +48,7 @@ class GatewayMetrics:
         gauge(names.METRIC_GATEWAY_QUEUE_BYTES, queue_bytes)
         self._duplicates = counter(names.METRIC_GATEWAY_DUPLICATES)
         self._replayed = counter(names.METRIC_GATEWAY_REPLAYED)
+        self._rerouted = counter(names.METRIC_GATEWAY_REROUTED)
         gauge(names.METRIC_GATEWAY_WAL_BYTES, wal_bytes)
 
     def received(self, signal: Signal, items: int) -> None:
@@ -70,6 +71,9 @@ class GatewayMetrics:
 
     def replayed(self, signal: Signal, items: int) -> None:
         self._replayed.add(items, {_SIGNAL: signal})
+
+    def rerouted(self, records: int, reason: str) -> None:
+        self._rerouted.add(records, {_REASON: reason})
 
     def unscored(self, spans: int, reason: str) -> None:
         self._unscored.add(spans, {_REASON: reason})

@@ -16,6 +16,7 @@ from opentelemetry.proto.collector.trace.v1 import trace_service_pb2, trace_serv
 
 from otel_groundedness.gateway.intake import Intake, Refusal
 from otel_groundedness.gateway.listen import ListenAddress
+from otel_groundedness.gateway.log_routing import FORWARDED_HEADER
 from otel_groundedness.gateway.receiver_tls import ReceiverTls
 from otel_groundedness.gateway.rpc_status import retry_status
 
@@ -41,7 +42,8 @@ class _LogsService(logs_service_pb2_grpc.LogsServiceServicer):
     def Export(
         self, request: logs_service_pb2.ExportLogsServiceRequest, context: grpc.ServicerContext
     ) -> logs_service_pb2.ExportLogsServiceResponse:
-        _refuse_if(self._intake.logs(request), context)
+        from_peer = any(key == FORWARDED_HEADER for key, _ in context.invocation_metadata())
+        _refuse_if(self._intake.logs(request, from_peer=from_peer), context)
         return logs_service_pb2.ExportLogsServiceResponse()
 
 

@@ -35,6 +35,7 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
 from otel_groundedness.gateway.gateway_metrics import GatewayMetrics
 from otel_groundedness.gateway.intake import Intake, Refusal
 from otel_groundedness.gateway.listen import ListenAddress
+from otel_groundedness.gateway.log_routing import FORWARDED_HEADER
 from otel_groundedness.gateway.receiver_tls import ReceiverTls
 from otel_groundedness.replay.otlp_json import parse_error_text, prepare_for_parse
 
@@ -51,12 +52,20 @@ _GZIP_WBITS = 16 + zlib.MAX_WBITS
 class _Route:
     request_type: type[ExportTraceServiceRequest] | type[ExportLogsServiceRequest]
     response: Message
-    admit: Callable[[Intake, Any], Refusal | None]
+    admit: Callable[[Intake, Any, bool], Refusal | None]  # the request, and whether a peer sent it
 
 
 _ROUTES = {
-    "/v1/traces": _Route(ExportTraceServiceRequest, ExportTraceServiceResponse(), Intake.traces),
-    "/v1/logs": _Route(ExportLogsServiceRequest, ExportLogsServiceResponse(), Intake.logs),
+    "/v1/traces": _Route(
+        ExportTraceServiceRequest,
+        ExportTraceServiceResponse(),
+        lambda intake, request, _from_peer: intake.traces(request),
+    ),
+    "/v1/logs": _Route(
+        ExportLogsServiceRequest,
+        ExportLogsServiceResponse(),
+        lambda intake, request, from_peer: intake.logs(request, from_peer=from_peer),
+    ),
 }
 
 
@@ -111,7 +120,8 @@ class OtlpHttpApp:
             await _respond_status(send, error.status, content_type, str(error))
             return
         # Admission waits for the write-ahead log's commit: off the event loop, so requests share it.
-        refusal = await asyncio.to_thread(route.admit, self._intake, request)
+        from_peer = FORWARDED_HEADER in headers
+        refusal = await asyncio.to_thread(route.admit, self._intake, request, from_peer)
         if refusal is not None:
             retry_after = str(max(1, math.ceil(refusal.retry_after_s))).encode()
             status = 503 if refusal.reason in ("draining", "log_full") else 429

@@ -6,6 +6,9 @@ spans already accepted within the duplicate window are left out (counted as dupl
 part that leaves (what is forwarded at once, each trace held) carries its entry and part, released
 once delivered. A replay sends only the parts not delivered before the stop.
 
+With the front tier's ring known, a logs request's records whose trace another gateway owns are
+sent to that gateway (``log_routing``), unless another gateway sent them here.
+
 A trace request's spans that the core takes (``core.takes_span``) are moved into the trace buffer;
 the rest of the request is queued for export as it came. A logs request is queued for export whole
 and at once (logs are never changed); its GenAI content records (``core.is_genai_input``) are also
@@ -29,7 +32,9 @@ from opentelemetry.proto.trace.v1.trace_pb2 import Span
 from otel_groundedness.core import is_genai_input, takes_span
 from otel_groundedness.gateway.export_queue import ExportQueue, Outgoing
 from otel_groundedness.gateway.gateway_metrics import GatewayMetrics
+from otel_groundedness.gateway.log_routing import peer_part, split_by_owner
 from otel_groundedness.gateway.otlp_env import Signal
+from otel_groundedness.gateway.ring import RingView
 from otel_groundedness.gateway.trace_buffer import Arrival, HeldSpan, Origin, TraceBuffer
 from otel_groundedness.gateway.write_ahead_log import FORWARDED, Pending, WriteAheadLog
 from otel_groundedness.processor.queued_bytes import log_event_bytes
@@ -63,11 +68,13 @@ class Intake:
         queue: ExportQueue,
         metrics: GatewayMetrics,
         wal: WriteAheadLog | None = None,
+        ring: RingView | None = None,
     ) -> None:
         self._buffer = buffer
         self._queue = queue
         self._metrics = metrics
         self._wal = wal
+        self._ring = ring
         self._lock = threading.Lock()
         self._accepting = True
 
@@ -98,71 +105,85 @@ class Intake:
         if split is None:
             return None
         total, arrivals, outgoing = split
-        return self._admit("traces", total, arrivals, outgoing, body, span_ids)
+        return self._admit("traces", total, arrivals, _leaving(outgoing, {}), body, span_ids)
 
-    def logs(self, request: ExportLogsServiceRequest) -> Refusal | None:
+    def logs(self, request: ExportLogsServiceRequest, *, from_peer: bool = False) -> Refusal | None:
+        """``from_peer``: another gateway sent these records to their owner; they stay here."""
         if not self._accepting:
             return self._refuse(Refusal("draining"))
         body = request.SerializeToString() if self._wal is not None else b""
-        split = _split_logs(request)
-        if split is None:
+        total = _log_count(request)
+        if not total:
             return None
-        total, arrivals, outgoing = split
-        return self._admit("logs", total, arrivals, outgoing, body, [])
+        peers = self._route(request, from_peer)
+        _, arrivals, outgoing = _split_logs(request) or (0, {}, None)
+        return self._admit("logs", total, arrivals, _leaving(outgoing, peers), body, [], from_peer)
 
     def replay(self, pending: Pending) -> None:
-        """Admit a request the write-ahead log held at start, waiting for room as long as it takes."""
+        """Admit a request the write-ahead log held at start, waiting for room as long as it takes;
+        the parts delivered before the stop are left out."""
         assert self._wal is not None
+        peers: dict[str, Outgoing] = {}
         if pending.signal == "traces":
             split = _split_traces(ExportTraceServiceRequest.FromString(pending.body))
         else:
-            split = _split_logs(ExportLogsServiceRequest.FromString(pending.body))
-        if split is None:
-            self._wal.hold(pending.entry, [])
-            return
-        _, arrivals, outgoing = split
+            request = ExportLogsServiceRequest.FromString(pending.body)
+            peers = self._route(request, pending.from_peer)
+            split = _split_logs(request)
+        _, arrivals, outgoing = split or (0, {}, None)
         arrivals = {trace_id: a for trace_id, a in arrivals.items() if trace_id not in pending.done}
-        if FORWARDED in pending.done:
-            outgoing = None
-        self._wal.hold(pending.entry, _parts(arrivals, outgoing))
-        _mark(pending.entry, arrivals)
-        item = outgoing.with_parts(((pending.entry, FORWARDED),)) if outgoing is not None else None
-        while self._commit(arrivals, item) is not None:
+        leaving = [(part, item) for part, item in _leaving(outgoing, peers) if part not in pending.done]
+        self._wal.hold(pending.entry, [*arrivals, *(part for part, _ in leaving)])
+        items = _mark(pending.entry, arrivals, leaving)
+        while self._commit(arrivals, items) is not None:
             time.sleep(_REPLAY_WAIT_S)
         held = sum(len(arrival.spans) for arrival in arrivals.values())
-        self._metrics.replayed(pending.signal, held + (outgoing.items if outgoing is not None else 0))
+        self._metrics.replayed(pending.signal, held + sum(item.items for item in items))
+
+    def _route(self, request: ExportLogsServiceRequest, from_peer: bool) -> dict[str, Outgoing]:
+        """The records of ``request`` other gateways own, moved out of it, as one request per owner."""
+        if self._ring is None or from_peer:
+            return {}
+        return {
+            owner: Outgoing("logs", moved, _log_count(moved), moved.ByteSize(), peer=owner)
+            for owner, moved in split_by_owner(request, self._ring).items()
+        }
 
     def _admit(
         self,
         signal: Signal,
         total: int,
         arrivals: dict[bytes, Arrival],
-        outgoing: Outgoing | None,
+        leaving: list[tuple[bytes, Outgoing]],
         body: bytes,
         span_ids: list[bytes],
+        from_peer: bool = False,
     ) -> Refusal | None:
         entry = None
+        items = [item for _, item in leaving]
         if self._wal is not None:
             # On disk before it is admitted: what is admitted may leave (and be released) at once.
-            entry = self._wal.append(signal, body, span_ids, _parts(arrivals, outgoing))
+            parts = [*arrivals, *(part for part, _ in leaving)]
+            entry = self._wal.append(signal, body, span_ids, parts, from_peer)
             if entry is None:
                 return self._refuse(Refusal("log_full"))
-            _mark(entry, arrivals)
-            if outgoing is not None:
-                outgoing = outgoing.with_parts(((entry, FORWARDED),))
-        refusal = self._commit(arrivals, outgoing)
+            items = _mark(entry, arrivals, leaving)
+        refusal = self._commit(arrivals, items)
         if refusal is not None:
             if entry is not None and self._wal is not None:
                 self._wal.discard(entry)
             return self._refuse(refusal)
         self._metrics.received(signal, total)
+        rerouted = sum(item.items for item in items if item.peer is not None)
+        if rerouted:
+            self._metrics.rerouted(rerouted, "to_owner")
         return None
 
     def _refuse(self, refusal: Refusal) -> Refusal:
         self._metrics.refused(refusal.reason)
         return refusal
 
-    def _commit(self, arrivals: dict[bytes, Arrival], outgoing: Outgoing | None) -> Refusal | None:
+    def _commit(self, arrivals: dict[bytes, Arrival], items: list[Outgoing]) -> Refusal | None:
         # Outside this lock the buffer only loses traces (to the scorer), so its check holds until
         # ``add``; the scorer also fills the queue, hence the atomic ``try_put`` before ``add``.
         with self._lock:
@@ -170,7 +191,7 @@ class Intake:
                 return Refusal("draining")
             if arrivals and not self._buffer.has_room(arrivals):
                 return Refusal("buffer_full")
-            if outgoing is not None and not self._queue.try_put(outgoing):
+            if items and not self._queue.try_put(items):
                 return Refusal("queue_full")
             if arrivals:
                 self._buffer.add(arrivals)
@@ -192,20 +213,30 @@ def _split_traces(request: ExportTraceServiceRequest) -> Split | None:
 
 
 def _split_logs(request: ExportLogsServiceRequest) -> Split | None:
-    total = sum(len(scope.log_records) for resource in request.resource_logs for scope in resource.scope_logs)
+    total = _log_count(request)
     if not total:
         return None
     return total, _note_content(request), Outgoing("logs", request, total, request.ByteSize())
 
 
-def _parts(arrivals: dict[bytes, Arrival], outgoing: Outgoing | None) -> list[bytes]:
-    """The parts of a request in the write-ahead log: the forwarded one, and one per held trace."""
-    return [FORWARDED, *arrivals] if outgoing is not None else list(arrivals)
+def _log_count(request: ExportLogsServiceRequest) -> int:
+    return sum(len(scope.log_records) for resource in request.resource_logs for scope in resource.scope_logs)
 
 
-def _mark(entry: int, arrivals: dict[bytes, Arrival]) -> None:
+def _leaving(outgoing: Outgoing | None, peers: dict[str, Outgoing]) -> list[tuple[bytes, Outgoing]]:
+    """What leaves a request at once, each with its write-ahead log part: the rest of the request
+    (downstream) and the records sent to their owners."""
+    leaving = [(FORWARDED, outgoing)] if outgoing is not None else []
+    return leaving + [(peer_part(owner), item) for owner, item in peers.items()]
+
+
+def _mark(
+    entry: int, arrivals: dict[bytes, Arrival], leaving: list[tuple[bytes, Outgoing]]
+) -> list[Outgoing]:
+    """Tie the parts to their write-ahead log entry; the outgoing items, carrying theirs."""
     for arrival in arrivals.values():
         arrival.entry = entry
+    return [item.with_parts(((entry, part),)) for part, item in leaving]
 
 
 def _drop_spans(

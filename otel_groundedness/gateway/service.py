@@ -25,7 +25,9 @@ from otel_groundedness.gateway.http_receiver import HttpServer, OtlpHttpApp
 from otel_groundedness.gateway.intake import Intake
 from otel_groundedness.gateway.meters import build_meters
 from otel_groundedness.gateway.otlp_env import ExportTarget, export_target
+from otel_groundedness.gateway.peers import PeerSenders
 from otel_groundedness.gateway.receiver_tls import receiver_tls
+from otel_groundedness.gateway.ring import DnsRefresher, RingView, dns_endpoints
 from otel_groundedness.gateway.scorer import Scorer
 from otel_groundedness.gateway.senders import make_sender
 from otel_groundedness.gateway.settings import ConfigError, GatewaySettings
@@ -69,6 +71,7 @@ class Gateway:
 
     def _assemble(self, settings: GatewaySettings, environ: Mapping[str, str]) -> None:
         wal = self.wal
+        self.ring, self._dns = _ring(settings)
         self._buffer = TraceBuffer(
             max_traces=settings.max_traces,
             max_bytes=settings.max_buffer_bytes,
@@ -90,7 +93,7 @@ class Gateway:
         instruments = GroundednessInstruments(
             provider, lambda: self._buffer.span_count, describe(settings.policy)
         )
-        self._intake = Intake(self._buffer, self._queue, self.metrics, wal)
+        self._intake = Intake(self._buffer, self._queue, self.metrics, wal, self.ring)
         self._scorer = Scorer(
             self._buffer,
             self._queue,
@@ -107,6 +110,7 @@ class Gateway:
             retry_s=settings.export_retry_s,
             concurrency=settings.export_concurrency,
             wal=wal,
+            peers=PeerSenders(self.ring.self_endpoint) if self.ring is not None else None,
         )
         app = OtlpHttpApp(
             self._intake,
@@ -130,6 +134,8 @@ class Gateway:
         self.ports = Ports(grpc_port, self._http.port, self._meters.prometheus_port)
 
     def start(self) -> None:
+        if self._dns is not None:
+            self._dns.start()
         self._exporters.start()
         self._scorer.start()
         if self.wal is not None and self.wal.pending:
@@ -158,6 +164,8 @@ class Gateway:
         deadline = started + timeout
         held = self._buffer.trace_count
         self._intake.close()
+        if self._dns is not None:
+            self._dns.stop()
         self._grpc.stop(_RECEIVER_GRACE_S).wait(_RECEIVER_GRACE_S)
         self._http.stop(_RECEIVER_GRACE_S)
         _logger.info("draining", extra={"held_traces": held, "queued_items": self._queue.item_count})
@@ -174,7 +182,24 @@ def _open_wal(settings: GatewaySettings) -> WriteAheadLog | None:
         return None
     try:
         return WriteAheadLog(
-            settings.wal_dir, max_bytes=settings.max_wal_bytes, window_spans=settings.dedup_window_spans
+            settings.wal_dir,
+            max_bytes=settings.max_wal_bytes,
+            window_spans=settings.dedup_window_spans,
+            fsync_interval_s=settings.wal_fsync_interval_s,
         )
     except (OSError, sqlite3.Error) as error:
         raise ConfigError(f"cannot use wal_dir {settings.wal_dir}: {error}") from None
+
+
+def _ring(settings: GatewaySettings) -> tuple[RingView | None, DnsRefresher | None]:
+    """The front tier's ring as this gateway sees it (static, or resolved now and then again)."""
+    if settings.ring_self is None:
+        return None, None
+    if settings.ring_endpoints is not None:
+        return RingView(settings.ring_endpoints, settings.ring_self), None
+    hostname, port = settings.ring_dns_hostname, settings.ring_dns_port
+    assert hostname is not None  # settings check: a ring_self comes with one of the two
+    view = RingView([], settings.ring_self)
+    refresher = DnsRefresher(view, lambda: dns_endpoints(hostname, port), settings.ring_dns_interval_s)
+    refresher.refresh()
+    return view, refresher

@@ -61,7 +61,16 @@ class GatewaySettings:
     # ``default_wal_dir``; a ``GatewaySettings`` built in code has it off unless given.
     wal_dir: Path | None = None
     max_wal_bytes: int = 1024 * _MIB
+    # Acknowledged requests survive the gateway's death at once, the machine's after this long.
+    wal_fsync_interval_s: float = 1.0
     dedup_window_spans: int = 262_144
+    # The front tier's ring, to send log records to their trace's owner: its static endpoints, or its
+    # DNS name and port; and this gateway's own name in it (as the front tier names it).
+    ring_endpoints: tuple[str, ...] | None = None
+    ring_dns_hostname: str | None = None
+    ring_dns_port: int = 4317
+    ring_dns_interval_s: float = 5.0
+    ring_self: str | None = None
     policy: GroundednessPolicy = field(default_factory=GroundednessPolicy)
 
 
@@ -92,6 +101,13 @@ def _positive_seconds(value: object) -> float:
     return number
 
 
+def _non_negative_seconds(value: object) -> float:
+    number = _number(value)
+    if not (math.isfinite(number) and number >= 0):
+        raise ValueError(f"not a number of seconds: {value!r}")
+    return number
+
+
 def _listen(value: object) -> ListenAddress:
     return parse_listen(str(value))
 
@@ -113,6 +129,30 @@ def _optional_dir(value: object) -> Path | None:
     if str(value).strip().lower() in ("off", "none"):
         return None
     return _file(value)
+
+
+def _endpoints(value: object) -> tuple[str, ...]:
+    """A YAML list, or text such as ``[g1:4317, g2:4317]`` (the front tier's ``GATEWAY_ENDPOINTS``)
+    or ``g1:4317,g2:4317``."""
+    items = value if isinstance(value, list) else str(value).strip().strip("[]").replace(",", " ").split()
+    endpoints = tuple(str(item).strip() for item in items if str(item).strip())
+    if not endpoints:
+        raise ValueError("no endpoints")
+    return endpoints
+
+
+def _text(value: object) -> str:
+    text = str(value).strip()
+    if not text:
+        raise ValueError("empty")
+    return text
+
+
+def _port(value: object) -> int:
+    port = _positive_int(value)
+    if port > 65535:
+        raise ValueError(f"not a port: {value!r}")
+    return port
 
 
 def default_wal_dir(environ: Mapping[str, str], grpc_listen: ListenAddress) -> Path:
@@ -203,11 +243,28 @@ SETTINGS: tuple[Setting, ...] = (
         "bytes of requests not yet delivered in the log; beyond it senders retry",
     ),
     Setting(
+        "wal_fsync_interval_s",
+        _non_negative_seconds,
+        "SECONDS",
+        "the log is synced to disk at most this often (0: before every acknowledgement)",
+    ),
+    Setting(
         "dedup_window_spans",
         _positive_int,
         "N",
         "span ids remembered: a span received again among the last N accepted is a duplicate, left out",
     ),
+    Setting(
+        "ring_endpoints",
+        _endpoints,
+        "LIST",
+        "the front tier's static resolver endpoints ([g1:4317, g2:4317]): log records go to their trace's "
+        "owner",
+    ),
+    Setting("ring_dns_hostname", _text, "NAME", "or the front tier's DNS resolver hostname"),
+    Setting("ring_dns_port", _port, "PORT", "the DNS resolver's port"),
+    Setting("ring_dns_interval_s", _positive_seconds, "SECONDS", "how often the DNS name is resolved"),
+    Setting("ring_self", _text, "HOST:PORT", "this gateway's endpoint as the front tier's ring names it"),
 )
 _DEFAULTS = GatewaySettings()
 
@@ -300,6 +357,13 @@ def _check_bounds(settings: GatewaySettings) -> None:
         raise ConfigError("tls_cert_file and tls_key_file go together: give both or neither")
     if settings.tls_client_ca_file is not None and settings.tls_cert_file is None:
         raise ConfigError("tls_client_ca_file needs tls_cert_file and tls_key_file")
+    ring = settings.ring_endpoints is not None or settings.ring_dns_hostname is not None
+    if settings.ring_endpoints is not None and settings.ring_dns_hostname is not None:
+        raise ConfigError("ring_endpoints and ring_dns_hostname exclude each other: give one")
+    if ring and settings.ring_self is None:
+        raise ConfigError("a ring (ring_endpoints or ring_dns_hostname) needs ring_self")
+    if settings.ring_endpoints is not None and settings.ring_self not in settings.ring_endpoints:
+        raise ConfigError(f"ring_self {settings.ring_self!r} is not one of ring_endpoints")
     if settings.max_trace_wait_s < settings.trace_idle_s:
         raise ConfigError(
             f"max_trace_wait_s ({settings.max_trace_wait_s:g}) is shorter than trace_idle_s "

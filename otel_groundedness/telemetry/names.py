@@ -273,6 +273,14 @@ METRIC_GATEWAY_REPLAYED = MetricSpec(
     "Spans and log records taken from the write-ahead log at start (not released before the last stop)",
     (ATTR_GATEWAY_SIGNAL,),
 )
+METRIC_GATEWAY_REROUTED = MetricSpec(
+    "groundedness.gateway.rerouted",
+    "counter",
+    "{log_record}",
+    "Log records sent to the gateway that owns their trace (to_owner), or downstream unpaired because "
+    "that gateway could not be reached (owner_unreachable)",
+    (ATTR_GATEWAY_REASON,),
+)
 METRIC_GATEWAY_WAL_BYTES = MetricSpec(
     "groundedness.gateway.wal.bytes",
     "observable_gauge",
@@ -294,5 +302,6 @@ GATEWAY_METRICS: tuple[MetricSpec, ...] = (
     METRIC_GATEWAY_QUEUE_BYTES,
     METRIC_GATEWAY_DUPLICATES,
     METRIC_GATEWAY_REPLAYED,
+    METRIC_GATEWAY_REROUTED,
     METRIC_GATEWAY_WAL_BYTES,
 )
