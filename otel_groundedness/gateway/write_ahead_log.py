@@ -1,13 +1,14 @@
 """The write-ahead log: every accepted request on local disk before it is acknowledged, released once
 what came of it was accepted downstream, and replayed at the next start (docs/gateway.md).
 
-SQLite in WAL mode from the standard library. One writer thread commits whatever waits at once
-(group commit), and releases ride along in the next commit. A request is acknowledged once its
-commit has returned: it is then in the operating system's hands and survives the gateway's death
-(SIGKILL, OOM kill). The fsync that makes it survive the machine's too is batched: the writer
-syncs the log file at most every ``fsync_interval_s`` while commits arrive (``0``: every commit
-is synced before it returns, SQLite's ``synchronous=FULL``; each costs one disk flush, 4 ms on
-the test machine, which a request then waits for). Live request bodies are bounded
+SQLite in WAL mode from the standard library. Group commit: a request thread that finds no commit
+running commits every request waiting then, and the others wait for it; releases ride along in the
+next commit (a background thread commits them within ``RELEASE_DELAY_S`` when no request comes). A
+request is acknowledged once its commit has returned: it is then in the operating system's hands and
+survives the gateway's death (SIGKILL, OOM kill). The fsync that makes it survive the machine's too
+is batched: the background thread syncs the log file at most every ``fsync_interval_s`` after a
+commit (``0``: every commit is synced before it returns, SQLite's ``synchronous=FULL``; each costs
+one disk flush, 4 ms on the test machine, which a request then waits for). Live request bodies are bounded
 in bytes: a full log refuses new requests, which the sender retries.
 
 A request has parts that leave separately: what is forwarded at once (``FORWARDED``) and the spans
@@ -46,8 +47,9 @@ TRACE_ID_BYTES = 16
 # The part of a request forwarded at once; no trace id is all zeros (the OTLP specification).
 FORWARDED = bytes(TRACE_ID_BYTES)
 Part = tuple[int, bytes]  # entry, FORWARDED or a trace id
-# A failed commit (disk full, I/O error) is tried again after this long, with whatever waits then.
-_RETRY_AFTER_FAILURE_S = 1.0
+# Releases wait at most this long for a request's commit to ride along with; also how often the
+# background thread looks for an fsync due, and retries a failed commit (disk full, I/O error).
+RELEASE_DELAY_S = 0.1
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS requests (
     id INTEGER PRIMARY KEY,
@@ -110,9 +112,10 @@ class WriteAheadLog:
         self._db.execute("PRAGMA synchronous=FULL" if fsync_interval_s == 0 else "PRAGMA synchronous=NORMAL")
         self._unsynced_since: float | None = None
         self._db.execute(_SCHEMA)
-        # One lock; the writer waits for work, appenders for their commit (no thundering herd).
-        self._changed = threading.Condition()
-        self._committed_cv = threading.Condition(self._changed)
+        # One lock; the background thread waits for its timer, appenders for their commit.
+        lock = threading.Lock()
+        self._changed = threading.Condition(lock)
+        self._committed_cv = threading.Condition(lock)
         self._bytes = 0  # live bodies
         self._sizes: dict[int, int] = {}  # live entry -> body bytes
         # live entry -> its parts not yet delivered -> outputs of that part not yet delivered
@@ -122,6 +125,7 @@ class WriteAheadLog:
         self._released: list[int] = []
         self._forgotten: list[int] = []  # rows out of the window, or refused after all
         self._committed = 0  # every entry up to this one is on disk (or failed)
+        self._committing = False  # one commit at a time: the connection is not shared concurrently
         self._failed: set[int] = set()
         self._seen: set[bytes] = set()
         self._window: deque[tuple[int, list[bytes]]] = deque()
@@ -168,9 +172,11 @@ class WriteAheadLog:
             if span_ids:
                 self._add_to_window(entry, span_ids)
                 self._trim_window()
-            self._changed.notify()
             while self._committed < entry:
-                self._committed_cv.wait()
+                if self._committing:
+                    self._committed_cv.wait()
+                else:
+                    self._commit_waiting()
             if entry in self._failed:
                 self._failed.discard(entry)
                 self._free(entry)
@@ -208,7 +214,6 @@ class WriteAheadLog:
                     self._done.append((entry, key))
                 else:
                     self._finish(entry)
-            self._changed.notify()
 
     def discard(self, entry: int) -> None:
         """The request was refused after all: its row goes, and its span ids leave the window."""
@@ -216,13 +221,12 @@ class WriteAheadLog:
             self._free(entry)
             self._unwindow(entry)
             self._forgotten.append(entry)
-            self._changed.notify()
 
     def close(self) -> None:
         """Commit what is waiting and close; rows not released stay for the next start."""
         with self._changed:
             self._closed = True
-            self._changed.notify()
+            self._changed.notify_all()
         self._thread.join()
         self._db.close()
         self._lock_file.close()
@@ -287,66 +291,66 @@ class WriteAheadLog:
         return pending
 
     def _run(self) -> None:
+        """Commit releases no request took along, sync what was committed, and finish at close."""
         while True:
             with self._changed:
-                while not (self._writes or self._done or self._released or self._forgotten or self._closed):
-                    if self._unsynced_since is not None:
-                        due = self._unsynced_since + self._fsync_interval_s - time.monotonic()
-                        if due <= 0:
-                            break
-                        self._changed.wait(due)
-                    else:
-                        self._changed.wait()
-                writes, self._writes = self._writes, []
-                done, self._done = self._done, []
-                released, self._released = self._released, []
-                forgotten, self._forgotten = self._forgotten, []
+                if not self._closed:
+                    self._changed.wait(RELEASE_DELAY_S)
                 closing = self._closed
-            failed = self._commit(writes, done, released, forgotten)
+                while self._committing:
+                    self._committed_cv.wait()
+                if self._writes or self._done or self._released or self._forgotten:
+                    self._commit_waiting()
             self._sync(closing)
-            if failed is None:  # releases are tried again with the next commit
-                with self._changed:
-                    self._done[:0] = done
-                    self._released[:0] = released
-                    self._forgotten[:0] = forgotten
-                failed = [w.entry for w in writes]
-                self._closed_wait(_RETRY_AFTER_FAILURE_S)
-            with self._changed:
-                if writes:
-                    self._committed = writes[-1].entry
-                self._failed.update(failed)
-                self._committed_cv.notify_all()
-            if closing and not writes:
+            if closing:
                 return
+
+    def _commit_waiting(self) -> None:
+        """Commit everything waiting; called with the lock held, which it lets go meanwhile."""
+        self._committing = True
+        writes, self._writes = self._writes, []
+        done, self._done = self._done, []
+        released, self._released = self._released, []
+        forgotten, self._forgotten = self._forgotten, []
+        self._changed.release()
+        try:
+            ok = self._commit(writes, done, released, forgotten)
+        finally:
+            self._changed.acquire()
+        if not ok:  # the requests are refused; the releases are tried again with the next commit
+            self._done[:0] = done
+            self._released[:0] = released
+            self._forgotten[:0] = forgotten
+            self._failed.update(w.entry for w in writes)
+        if writes:
+            self._committed = writes[-1].entry
+            if self._unsynced_since is None:
+                self._unsynced_since = time.monotonic()
+        self._committing = False
+        self._committed_cv.notify_all()
 
     def _sync(self, closing: bool) -> None:
-        """Batched fsync of the log file: at most every ``fsync_interval_s``, and at close."""
-        if self._fsync_interval_s == 0:
+        """Batched fsync of the log file: at most every ``fsync_interval_s`` after a commit, and at
+        close. Beside a commit is fine: fsync flushes whatever the file holds by then."""
+        since = self._unsynced_since
+        if self._fsync_interval_s == 0 or since is None:
             return
-        now = time.monotonic()
-        if self._unsynced_since is None:
-            self._unsynced_since = now
-        if closing or now - self._unsynced_since >= self._fsync_interval_s:
-            try:
-                wal = os.open(self.directory / (_FILE + "-wal"), os.O_RDONLY)
-            except FileNotFoundError:  # nothing written since the last checkpoint removed it
-                self._unsynced_since = None
-                return
-            try:
-                os.fsync(wal)
-            finally:
-                os.close(wal)
-            self._unsynced_since = None
-
-    def _closed_wait(self, seconds: float) -> None:
-        with self._changed:
-            if not self._closed:
-                self._changed.wait(seconds)
+        if not closing and time.monotonic() - since < self._fsync_interval_s:
+            return
+        self._unsynced_since = None  # a commit from now on is synced next time
+        try:
+            wal = os.open(self.directory / (_FILE + "-wal"), os.O_RDONLY)
+        except FileNotFoundError:  # nothing written since the last checkpoint removed it
+            return
+        try:
+            os.fsync(wal)
+        finally:
+            os.close(wal)
 
     def _commit(
         self, writes: list[_Write], done: list[Part], released: list[int], forgotten: list[int]
-    ) -> list[int] | None:
-        """One transaction; None when it failed (the senders of ``writes`` are refused)."""
+    ) -> bool:
+        """One transaction; False when it failed (the senders of ``writes`` are refused)."""
         try:
             self._db.execute("BEGIN")
             self._db.executemany(
@@ -368,5 +372,5 @@ class WriteAheadLog:
                 "write-ahead log commit failed; its requests are refused",
                 extra={"error": str(error), "requests": len(writes), "directory": os.fspath(self.directory)},
             )
-            return None
-        return []
+            return False
+        return True
