@@ -31,10 +31,10 @@ import sqlite3
 import threading
 import time
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
+from typing import IO, TypeVar
 
 from otel_groundedness.gateway.otlp_env import Signal
 
@@ -351,19 +351,32 @@ class WriteAheadLog:
         self, writes: list[_Write], done: list[Part], released: list[int], forgotten: list[int]
     ) -> bool:
         """One transaction; False when it failed (the senders of ``writes`` are refused)."""
+        # Few statements, each over many rows: every statement gives the interpreter lock up and
+        # waits to get it back, which under load costs more than the statement.
         try:
             self._db.execute("BEGIN")
-            self._db.executemany(
-                "INSERT INTO requests (id, signal, body, span_ids, done, from_peer)"
-                " VALUES (?, ?, ?, ?, x'', ?)",
-                [(w.entry, w.signal, w.body, w.span_ids, w.from_peer) for w in writes],
-            )
-            self._db.executemany(
-                "UPDATE requests SET done = CAST(done || ? AS BLOB) WHERE id = ?",
-                [(key, entry) for entry, key in done],
-            )
-            self._db.executemany("UPDATE requests SET body = NULL WHERE id = ?", [(e,) for e in released])
-            self._db.executemany("DELETE FROM requests WHERE id = ?", [(e,) for e in forgotten])
+            for rows in _chunks(writes):
+                self._db.execute(
+                    "INSERT INTO requests (id, signal, body, span_ids, done, from_peer) VALUES "
+                    + ", ".join(["(?, ?, ?, ?, x'', ?)"] * len(rows)),
+                    [v for w in rows for v in (w.entry, w.signal, w.body, w.span_ids, w.from_peer)],
+                )
+            noted: dict[int, bytes] = {}
+            for entry, key in done:
+                noted[entry] = noted.get(entry, b"") + key
+            for items in _chunks(list(noted.items())):
+                self._db.execute(
+                    "WITH noted(id, keys) AS (VALUES " + ", ".join(["(?, ?)"] * len(items)) + ") "
+                    "UPDATE requests SET done = CAST(done || (SELECT keys FROM noted WHERE id = requests.id)"
+                    " AS BLOB) WHERE id IN (SELECT id FROM noted)",
+                    [v for item in items for v in item],
+                )
+            for ids in _chunks(released):
+                self._db.execute(
+                    f"UPDATE requests SET body = NULL WHERE id IN ({', '.join('?' * len(ids))})", ids
+                )
+            for ids in _chunks(forgotten):
+                self._db.execute(f"DELETE FROM requests WHERE id IN ({', '.join('?' * len(ids))})", ids)
             self._db.execute("COMMIT")
         except sqlite3.Error as error:
             if self._db.in_transaction:
@@ -374,3 +387,13 @@ class WriteAheadLog:
             )
             return False
         return True
+
+
+T = TypeVar("T")
+# Rows per statement: SQLite allows 32,766 parameters; five a row.
+_ROWS_PER_STATEMENT = 500
+
+
+def _chunks(items: list[T]) -> Iterator[list[T]]:
+    for start in range(0, len(items), _ROWS_PER_STATEMENT):
+        yield items[start : start + _ROWS_PER_STATEMENT]
