@@ -6,10 +6,11 @@ running commits every request waiting then, and the others wait for it; releases
 next commit (a background thread commits them within ``RELEASE_DELAY_S`` when no request comes). A
 request is acknowledged once its commit has returned: it is then in the operating system's hands and
 survives the gateway's death (SIGKILL, OOM kill). The fsync that makes it survive the machine's too
-is batched: the background thread syncs the log file at most every ``fsync_interval_s`` after a
-commit (``0``: every commit is synced before it returns, SQLite's ``synchronous=FULL``; each costs
-one disk flush, 4 ms on the test machine, which a request then waits for). Live request bodies are bounded
-in bytes: a full log refuses new requests, which the sender retries.
+is batched: the background thread checkpoints the log on its own connection at most every
+``fsync_interval_s`` after a commit, which syncs the WAL file and then the database (``0``: every
+commit is synced before it returns, SQLite's ``synchronous=FULL``; each costs one disk flush, 4 ms
+on the test machine, which a request then waits for). Checkpoints never run on a request's commit.
+Live request bodies are bounded in bytes: a full log refuses new requests, which the sender retries.
 
 A request has parts that leave separately: what is forwarded at once (``FORWARDED``) and the spans
 and content records held per trace (keyed by trace id). Each part is released once what came of it
@@ -50,6 +51,8 @@ Part = tuple[int, bytes]  # entry, FORWARDED or a trace id
 # Releases wait at most this long for a request's commit to ride along with; also how often the
 # background thread looks for an fsync due, and retries a failed commit (disk full, I/O error).
 RELEASE_DELAY_S = 0.1
+# With every commit synced, checkpoints (which keep the WAL file short) run this often.
+_SYNCED_CHECKPOINT_S = 1.0
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS requests (
     id INTEGER PRIMARY KEY,
@@ -108,8 +111,9 @@ class WriteAheadLog:
         self._db = sqlite3.connect(directory / _FILE, check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._fsync_interval_s = fsync_interval_s
-        # NORMAL in WAL mode: a commit is written, not synced; checkpoints and ``_sync`` sync.
+        # NORMAL in WAL mode: a commit is written, not synced; a checkpoint syncs.
         self._db.execute("PRAGMA synchronous=FULL" if fsync_interval_s == 0 else "PRAGMA synchronous=NORMAL")
+        self._db.execute("PRAGMA wal_autocheckpoint=0")  # the background thread checkpoints
         self._unsynced_since: float | None = None
         self._db.execute(_SCHEMA)
         # One lock; the background thread waits for its timer, appenders for their commit.
@@ -291,7 +295,15 @@ class WriteAheadLog:
         return pending
 
     def _run(self) -> None:
-        """Commit releases no request took along, sync what was committed, and finish at close."""
+        """Commit releases no request took along, checkpoint (and so sync) what was committed, and
+        finish at close."""
+        checkpointer = sqlite3.connect(self.directory / _FILE, isolation_level=None)
+        try:
+            self._serve(checkpointer)
+        finally:
+            checkpointer.close()
+
+    def _serve(self, checkpointer: sqlite3.Connection) -> None:
         while True:
             with self._changed:
                 if not self._closed:
@@ -301,7 +313,7 @@ class WriteAheadLog:
                     self._committed_cv.wait()
                 if self._writes or self._done or self._released or self._forgotten:
                     self._commit_waiting()
-            self._sync(closing)
+            self._checkpoint(checkpointer, closing)
             if closing:
                 return
 
@@ -329,23 +341,20 @@ class WriteAheadLog:
         self._committing = False
         self._committed_cv.notify_all()
 
-    def _sync(self, closing: bool) -> None:
-        """Batched fsync of the log file: at most every ``fsync_interval_s`` after a commit, and at
-        close. Beside a commit is fine: fsync flushes whatever the file holds by then."""
+    def _checkpoint(self, checkpointer: sqlite3.Connection, closing: bool) -> None:
+        """At most every ``fsync_interval_s`` after a commit, and at close: a passive checkpoint, which
+        syncs the WAL file (everything committed is then on disk) and copies it into the database
+        without blocking commits."""
         since = self._unsynced_since
-        if self._fsync_interval_s == 0 or since is None:
+        interval = self._fsync_interval_s or _SYNCED_CHECKPOINT_S
+        if since is None or (not closing and time.monotonic() - since < interval):
             return
-        if not closing and time.monotonic() - since < self._fsync_interval_s:
-            return
-        self._unsynced_since = None  # a commit from now on is synced next time
+        self._unsynced_since = None  # a commit from now on is synced by the next checkpoint
         try:
-            wal = os.open(self.directory / (_FILE + "-wal"), os.O_RDONLY)
-        except FileNotFoundError:  # nothing written since the last checkpoint removed it
-            return
-        try:
-            os.fsync(wal)
-        finally:
-            os.close(wal)
+            checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        except sqlite3.Error as error:
+            self._unsynced_since = since
+            _logger.warning("write-ahead log checkpoint failed", extra={"error": str(error)})
 
     def _commit(
         self, writes: list[_Write], done: list[Part], released: list[int], forgotten: list[int]

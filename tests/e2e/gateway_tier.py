@@ -67,14 +67,14 @@ class Tier:
         self.gateways = [self.start_gateway(index) for index in range(self.count)]
         self._start_front()
 
-    def start_gateway(self, index: int) -> GatewayProcess:
+    def start_gateway(self, index: int, extra: list[str] | None = None) -> GatewayProcess:
         env = {
             "OTEL_EXPORTER_OTLP_ENDPOINT": f"http://{self.back_endpoints[index]}",
             "OTEL_METRICS_EXPORTER": "none",
         }
         args = ["--trace-idle-s", str(TRACE_IDLE_S), "--shutdown-timeout-s", "20"]
         args += ["--grpc-listen", f"127.0.0.1:{self.gateway_ports[index]}"]  # where the front tier sends
-        args += ["--ring-endpoints", self.endpoints_list, "--ring-self", self.endpoint(index)]
+        args += ["--ring-endpoints", self.endpoints_list, "--ring-self", self.endpoint(index), *(extra or [])]
         return start_gateway_process(self.workdir / "gateways", f"gateway{index}", env=env, args=args)
 
     def endpoint(self, index: int) -> str:
