@@ -21,7 +21,7 @@ from otel_groundedness.gateway.gateway_metrics import GatewayMetrics
 from otel_groundedness.gateway.otlp_env import Signal
 from otel_groundedness.gateway.peers import PeerSenders
 from otel_groundedness.gateway.senders import Sender
-from otel_groundedness.gateway.write_ahead_log import WriteAheadLog
+from otel_groundedness.gateway.write_ahead_log import FORWARDED, WriteAheadLog
 
 _logger = logging.getLogger(__name__)
 
@@ -94,7 +94,9 @@ class ExportWorkers:
             finally:
                 self._queue.done(item)
             if finished and self._wal is not None and item.parts:
-                self._wal.release(item.parts)
+                # Scored output (parts named by trace) is noted before the next export: a replay
+                # after a kill then scores none of it again. What was forwarded as it came rides along.
+                self._wal.release(item.parts, wait=any(key != FORWARDED for _, key in item.parts))
 
     def _deliver(self, item: Outgoing) -> bool:
         """Deliver ``item``; False when it was left at the shutdown deadline (it stays in the log)."""

@@ -130,6 +130,7 @@ class WriteAheadLog:
         self._forgotten: list[int] = []  # rows out of the window, or refused after all
         self._committed = 0  # every entry up to this one is on disk (or failed)
         self._committing = False  # one commit at a time: the connection is not shared concurrently
+        self._batches_taken = self._batches_committed = 0
         self._failed: set[int] = set()
         self._seen: set[bytes] = set()
         self._window: deque[tuple[int, list[bytes]]] = deque()
@@ -203,8 +204,10 @@ class WriteAheadLog:
                 if outputs is not None and key in outputs:
                     outputs[key] += 1
 
-    def release(self, parts: Iterable[Part]) -> None:
-        """An output carrying these parts was delivered (or given up for good)."""
+    def release(self, parts: Iterable[Part], *, wait: bool = False) -> None:
+        """An output carrying these parts was delivered (or given up for good). ``wait``: return once
+        that is committed (scored output: a replay after a kill must not score it again), instead of
+        letting it ride along with the next commit."""
         with self._changed:
             for entry, key in parts:
                 outputs = self._parts.get(entry)
@@ -218,6 +221,14 @@ class WriteAheadLog:
                     self._done.append((entry, key))
                 else:
                     self._finish(entry)
+            if wait:
+                # Noted now: the first batch taken from here on holds it.
+                needed = self._batches_taken + 1
+                while self._batches_committed < needed and not self._closed:
+                    if self._committing:
+                        self._committed_cv.wait()
+                    else:
+                        self._commit_waiting()
 
     def discard(self, entry: int) -> None:
         """The request was refused after all: its row goes, and its span ids leave the window."""
@@ -320,6 +331,8 @@ class WriteAheadLog:
     def _commit_waiting(self) -> None:
         """Commit everything waiting; called with the lock held, which it lets go meanwhile."""
         self._committing = True
+        self._batches_taken += 1
+        batch = self._batches_taken
         writes, self._writes = self._writes, []
         done, self._done = self._done, []
         released, self._released = self._released, []
@@ -338,6 +351,7 @@ class WriteAheadLog:
             self._committed = writes[-1].entry
             if self._unsynced_since is None:
                 self._unsynced_since = time.monotonic()
+        self._batches_committed = batch
         self._committing = False
         self._committed_cv.notify_all()
 

@@ -24,6 +24,7 @@ import pytest
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 from opentelemetry.proto.logs.v1.logs_pb2 import LogRecord
 
+from otel_groundedness.gateway.hash_ring import HashRing
 from otel_groundedness.telemetry import names
 from tests.gateway.expectations import expected_evaluations
 from tests.gateway.process import GatewayProcess
@@ -79,7 +80,7 @@ def test_log_records_pair_with_their_spans_behind_n_gateways(
     make_tier: type[Tier], tmp_path: Path, gateways: int
 ) -> None:
     tier = make_tier(gateways)  # type: ignore[call-arg]
-    traffic = demo_requests(tmp_path / "recording.jsonl", 200_000)  # content on spans and in log records
+    traffic = demo_requests(tmp_path / "recording.jsonl", 2_000_000)  # content on spans and in log records
     with httpx.Client(base_url=tier.front_http, timeout=30) as front:
         for request in traffic:
             path = "/v1/traces" if isinstance(request, ExportTraceServiceRequest) else "/v1/logs"
@@ -110,8 +111,13 @@ def test_log_records_pair_with_their_spans_behind_n_gateways(
     scored = {(s.trace_id, s.span_id): s.evaluation for s in received if s.evaluation}
     assert paired == len(content)
     assert scored == expected
+    ring = HashRing([tier.endpoint(index) for index in range(gateways)])
+    elsewhere = sum(
+        1 for _, r in content if ring.endpoint_for(r.trace_id.hex().encode()) != ring.endpoint_for(r.trace_id)
+    )
     print(
-        f"N = {gateways}: {len(content)} log records, {paired} exported by the gateway of their spans; "
+        f"N = {gateways}: {len(content)} log records, {elsewhere} sent by the front tier to another "
+        f"gateway than their spans; {paired} exported by the gateway of their spans; "
         f"{len(scored)} turns scored as replay scores them; {sum(sent.values())} spans once each"
     )
 
