@@ -2,8 +2,9 @@
 exponential backoff (or the delay the receiver asks for) for ``retry_s``; what cannot be delivered is
 counted in ``groundedness.gateway.dropped`` and logged, never dropped silently.
 
-A request that was delivered, or given up for good, releases the write-ahead log parts it carries;
-one left at the shutdown deadline does not, and is replayed at the next start.
+A request that was delivered, or refused for good, releases the write-ahead log parts it carries;
+one left at the shutdown deadline does not, and is replayed at the next start. With the log, a
+retryable failure is retried until it succeeds (``export_retry_s`` applies without it).
 
 Log records for another gateway (their trace's owner) go to that peer; one that cannot be reached
 within ``PEER_RETRY_S`` (or refuses them) gets them downstream instead, unpaired but not lost."""
@@ -105,7 +106,9 @@ class ExportWorkers:
             give_up_at = time.monotonic() + min(self._retry_s, PEER_RETRY_S)
         else:
             sender = self._senders[item.signal]
-            give_up_at = time.monotonic() + self._retry_s
+            # What the write-ahead log holds is never given up while downstream may take it later:
+            # the queue, then the log, fill and senders are refused instead.
+            give_up_at = float("inf") if self._wal is not None else time.monotonic() + self._retry_s
         backoff = _FIRST_BACKOFF_S
         while True:
             result = sender.send(item)

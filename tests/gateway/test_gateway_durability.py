@@ -168,3 +168,16 @@ def test_the_duplicate_window_is_bounded_in_spans(
     client.close()
     sink.wait_for("the spans", lambda: len(sink.spans()) >= 120, timeout=30)
     assert Counter(span.span_id for span in sink.spans()) == Counter(span_ids([first, second, first]))
+
+
+def test_with_the_log_a_downstream_down_longer_than_the_retry_time_loses_nothing(
+    sink: OtlpSink, start_gateway: Callable[..., Gateway]
+) -> None:
+    gateway = start_gateway(export_retry_s=0.5)  # without the log, given up after 0.5 s
+    sink.fail_next(4)  # 0.2 + 0.4 + 0.8 + 1.6 s of backoff
+    request = plain_request(40)
+    client = GrpcClient(gateway.ports.grpc)
+    assert client.send(request) is None
+    client.close()
+    sink.wait_for("the spans", lambda: len(sink.spans()) >= 40, timeout=30)
+    assert Counter(span.span_id for span in sink.spans()) == Counter(span_ids([request]))
