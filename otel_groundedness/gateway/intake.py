@@ -101,7 +101,7 @@ class Intake:
                 span_ids = _drop_spans(request, repeated, span_ids)
                 self._metrics.duplicates(len(repeated))
             body = request.SerializeToString()
-        split = _split_traces(request)
+        split = _split_traces(request, len(body))
         if split is None:
             return None
         total, arrivals, outgoing = split
@@ -201,14 +201,16 @@ class Intake:
 Split = tuple[int, dict[bytes, Arrival], Outgoing | None]
 
 
-def _split_traces(request: ExportTraceServiceRequest) -> Split | None:
-    """Items, the spans held per trace, and the rest to forward at once; None for an empty request."""
+def _split_traces(request: ExportTraceServiceRequest, serialized: int = 0) -> Split | None:
+    """Items, the spans held per trace, and the rest to forward at once; None for an empty request.
+    ``serialized``: the request's size when known (it is the outgoing size if nothing is held)."""
     total = sum(len(scope.spans) for resource in request.resource_spans for scope in resource.scope_spans)
     if not total:
         return None
     arrivals = _take_spans(request)
     held = sum(len(arrival.spans) for arrival in arrivals.values())
-    outgoing = Outgoing("traces", request, total - held, request.ByteSize()) if total > held else None
+    size = serialized if serialized and not held else request.ByteSize()
+    outgoing = Outgoing("traces", request, total - held, size) if total > held else None
     return total, arrivals, outgoing
 
 

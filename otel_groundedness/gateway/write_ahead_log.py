@@ -155,6 +155,8 @@ class WriteAheadLog:
     def duplicates(self, span_ids: Sequence[bytes]) -> list[int]:
         """Positions of ``span_ids`` already accepted within the window."""
         seen = self._seen
+        if seen.isdisjoint(span_ids):  # the usual request: one pass in C
+            return []
         return [index for index, span_id in enumerate(span_ids) if span_id in seen]
 
     # --- rows ---
@@ -355,6 +357,14 @@ class WriteAheadLog:
         self._committing = False
         self._committed_cv.notify_all()
 
+    def _insert(self, rows: list[_Write]) -> None:
+        if rows:
+            self._db.execute(
+                "INSERT INTO requests (id, signal, body, span_ids, done, from_peer) VALUES "
+                + ", ".join(["(?, ?, ?, ?, x'', ?)"] * len(rows)),
+                [v for w in rows for v in (w.entry, w.signal, w.body, w.span_ids, w.from_peer)],
+            )
+
     def _checkpoint(self, checkpointer: sqlite3.Connection, closing: bool) -> None:
         """At most every ``fsync_interval_s`` after a commit, and at close: a passive checkpoint, which
         syncs the WAL file (everything committed is then on disk) and copies it into the database
@@ -377,13 +387,12 @@ class WriteAheadLog:
         # Few statements, each over many rows: every statement gives the interpreter lock up and
         # waits to get it back, which under load costs more than the statement.
         try:
+            if len(writes) <= _ROWS_PER_STATEMENT and not (done or released or forgotten):
+                self._insert(writes)  # one statement is its own transaction
+                return True
             self._db.execute("BEGIN")
             for rows in _chunks(writes):
-                self._db.execute(
-                    "INSERT INTO requests (id, signal, body, span_ids, done, from_peer) VALUES "
-                    + ", ".join(["(?, ?, ?, ?, x'', ?)"] * len(rows)),
-                    [v for w in rows for v in (w.entry, w.signal, w.body, w.span_ids, w.from_peer)],
-                )
+                self._insert(rows)
             noted: dict[int, bytes] = {}
             for entry, key in done:
                 noted[entry] = noted.get(entry, b"") + key
