@@ -183,3 +183,14 @@ def test_the_command_exits_2_with_one_line_on_a_bad_flag_or_a_taken_port(tmp_pat
     assert busy.stderr.splitlines()[-1].startswith(
         f"otel-groundedness gateway: error: cannot listen on 127.0.0.1:{port} (HTTP)"
     )
+
+
+def test_an_unusable_write_ahead_log_directory_stops_the_command_with_one_line(tmp_path: Path) -> None:
+    taken = tmp_path / "a-file"
+    taken.write_text("not a directory")
+    listen = ["--grpc-listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0", "--prometheus-listen", "off"]
+    env = {**os.environ, "OTEL_METRICS_EXPORTER": "none"}
+    result = run_command(*listen, "--wal-dir", str(taken / "wal"), env=env)
+    assert result.returncode == 2
+    assert result.stderr.startswith(f"otel-groundedness gateway: error: cannot use wal_dir {taken / 'wal'}: ")
+    assert result.stderr.count("\n") == 1
