@@ -87,11 +87,11 @@ class Intake:
         with self._lock:
             self._accepting = False
 
-    def traces(self, request: ExportTraceServiceRequest) -> Refusal | None:
+    def traces(self, request: ExportTraceServiceRequest, *, body: bytes | None = None) -> Refusal | None:
+        """``body``: the request as received, when the receiver has it (else it is serialized again)."""
         if not self._accepting:
             return self._refuse(Refusal("draining"))
         span_ids: list[bytes] = []
-        body = b""
         if self._wal is not None:
             span_ids = [
                 span.span_id for rs in request.resource_spans for ss in rs.scope_spans for span in ss.spans
@@ -100,18 +100,26 @@ class Intake:
             if repeated:
                 span_ids = _drop_spans(request, repeated, span_ids)
                 self._metrics.duplicates(len(repeated))
-            body = request.SerializeToString()
+            if body is None or repeated:
+                body = request.SerializeToString()
+        else:
+            body = b""
         split = _split_traces(request, len(body))
         if split is None:
             return None
         total, arrivals, outgoing = split
         return self._admit("traces", total, arrivals, _leaving(outgoing, {}), body, span_ids)
 
-    def logs(self, request: ExportLogsServiceRequest, *, from_peer: bool = False) -> Refusal | None:
+    def logs(
+        self, request: ExportLogsServiceRequest, *, from_peer: bool = False, body: bytes | None = None
+    ) -> Refusal | None:
         """``from_peer``: another gateway sent these records to their owner; they stay here."""
         if not self._accepting:
             return self._refuse(Refusal("draining"))
-        body = request.SerializeToString() if self._wal is not None else b""
+        if self._wal is None:
+            body = b""
+        elif body is None:
+            body = request.SerializeToString()
         total = _log_count(request)
         if not total:
             return None
