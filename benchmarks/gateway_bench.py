@@ -232,7 +232,7 @@ def main() -> None:
         command = [
             sys.executable, "-m", "otel_groundedness", "gateway", "--grpc-listen", "127.0.0.1:0",
             "--http-listen", "127.0.0.1:0", "--prometheus-listen", "off", "--trace-idle-s", str(TRACE_IDLE_S),
-            "--max-trace-wait-s", "30",
+            "--max-trace-wait-s", "30", "--wal-dir", str(work / "wal"),
         ]  # fmt: skip
         log_path = work / "gateway.log"
         with log_path.open("w") as log:

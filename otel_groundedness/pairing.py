@@ -34,11 +34,19 @@ from typing import Any, Generic, Literal, TypeAlias, TypeVar
 from otel_groundedness.payload import DIGEST_BYTES, estimate_bytes, fingerprint, text_fingerprint
 from otel_groundedness.records import LogEventRecord, LogFacts, SpanFacts, SpanRecord, Turn, TurnContext
 from otel_groundedness.scoring.evidence import Evidence
+from otel_groundedness.telemetry.evaluation import ScorerKey, stamped_scorer
 
 H = TypeVar("H")
 
 SkipReason: TypeAlias = Literal[
-    "no_answer", "content_not_captured", "malformed", "duplicate", "evicted", "not_final", "error"
+    "no_answer",
+    "content_not_captured",
+    "malformed",
+    "duplicate",
+    "evicted",
+    "not_final",
+    "error",
+    "already_scored",
 ]
 EvictionReason: TypeAlias = Literal["max_traces", "max_bytes", "ttl"]
 
@@ -109,12 +117,22 @@ class _Answer(Generic[H]):
     context: TurnContext
     truncated: bool
     size: int = 0  # bytes charged while held: the whole span (the handle) plus the answer text
+    scored_by: ScorerKey | None = None  # the result the span already carries, if any
 
     @classmethod
     def of(
         cls, record: SpanRecord, handle: H, text: str, context: TurnContext, truncated: bool
     ) -> _Answer[H]:
-        return cls(handle, record.span_id, record.start_time_ns, record.end_time_ns, text, context, truncated)
+        return cls(
+            handle,
+            record.span_id,
+            record.start_time_ns,
+            record.end_time_ns,
+            text,
+            context,
+            truncated,
+            scored_by=stamped_scorer(record.attributes),
+        )
 
     def within(self, start_ns: int, end_ns: int) -> bool:
         """Whether this span ran inside [start_ns, end_ns], allowing for stamped ends out of order."""
@@ -462,7 +480,16 @@ class PairingBuffer(Generic[H]):
         state.size -= _ITEM_OVERHEAD_BYTES
         return state.open_agents.pop(span_id)
 
-    def _turn(self, state: _TraceState[H], answer: _Answer[H], text: str, context: TurnContext) -> Turn:
+    def _turn(
+        self,
+        state: _TraceState[H],
+        answer: _Answer[H],
+        text: str,
+        context: TurnContext,
+        spans: Iterable[_Answer[H]] = (),
+    ) -> Turn:
+        """``spans``: the turn's spans besides ``answer``; a result any of them carries counts."""
+        scored_by = frozenset(span.scored_by for span in (answer, *spans) if span.scored_by is not None)
         return Turn(
             trace_id=state.trace_id,
             span_id=answer.span_id,
@@ -471,6 +498,7 @@ class PairingBuffer(Generic[H]):
             user_prompt=state.user_prompt,
             context=context,
             evidence_truncated=state.evidence_truncated or answer.truncated,
+            scored_by=scored_by,
         )
 
     def _claim(self, state: _TraceState[H], keys: list[bytes]) -> bool:
@@ -519,7 +547,8 @@ class PairingBuffer(Generic[H]):
             releases.append(Release(agent.handle, skip="duplicate" if own_answer is not None else None))
         keys = self._keys(text, context)
         if self._claim(state, keys):
-            releases.append(Release(target.handle, turn=self._turn(state, target, text, context)))
+            turn = self._turn(state, target, text, context, [agent, *contained])
+            releases.append(Release(target.handle, turn=turn))
         else:
             releases.append(Release(target.handle, skip="duplicate"))
         return releases

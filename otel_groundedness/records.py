@@ -127,3 +127,6 @@ class Turn:
     user_prompt: str | None
     context: TurnContext
     evidence_truncated: bool = False
+    # The scorers (evaluator id, version, policy fingerprint) whose results the turn's spans already
+    # carry: a tier in front, or another processor, scored it before.
+    scored_by: frozenset[tuple[str, str, str]] = frozenset()

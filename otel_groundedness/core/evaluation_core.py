@@ -26,6 +26,7 @@ from otel_groundedness.evaluator import Evaluator, describe
 from otel_groundedness.pairing import Decisions, PairingBuffer, PairingLimits, Release, SkipReason
 from otel_groundedness.records import LogEventRecord, SpanFacts, SpanRecord, Turn
 from otel_groundedness.scoring import GroundednessPolicy
+from otel_groundedness.telemetry.evaluation import scorer_key
 from otel_groundedness.telemetry.instruments import GroundednessInstruments
 
 _logger = logging.getLogger(__name__)
@@ -55,7 +56,13 @@ def received_span_context(turn: Turn) -> SpanContext:
 
 
 class EvaluationCore(Generic[H]):
-    """One pairing buffer and the policy it scores with; not thread-safe (one worker owns it)."""
+    """One pairing buffer and the policy it scores with; not thread-safe (one worker owns it).
+
+    Score once: a turn whose spans already carry a result of this very scorer (evaluator id, version,
+    policy fingerprint), from a tier in front or another processor, is passed through unscored
+    (``already_scored``); another version or policy scores it again, and each result keeps its own
+    provenance. ``rescore`` turns the rule off for replay, whose job is to score recordings again.
+    """
 
     def __init__(
         self,
@@ -65,11 +72,13 @@ class EvaluationCore(Generic[H]):
         clock: Callable[[], float],
         instruments: GroundednessInstruments | None = None,
         span_context: Callable[[H], SpanContext | None] | None = None,
+        rescore: bool = False,
     ) -> None:
         """``span_context`` gives a handle's span context, to record its turn's metrics in."""
         self._policy = policy
         self._span_context = span_context
         self.evaluator: Evaluator = describe(policy)
+        self._scorer = None if rescore else scorer_key(self.evaluator)
         self._buffer: PairingBuffer[H] = PairingBuffer(limits, clock)
         self._instruments = instruments
         self._reported_error = False
@@ -157,6 +166,9 @@ class EvaluationCore(Generic[H]):
             self._record_skip(release.skip)
         if release.turn is None or not score_it:
             return Decision(release.handle, skip=release.skip)
+        if self._scorer in release.turn.scored_by:
+            self._record_skip("already_scored")
+            return Decision(release.handle, skip="already_scored")
         try:
             evaluation = evaluate(release.turn, self._policy, self.evaluator)
         except Exception:

@@ -91,10 +91,18 @@ def score_trace(
     *,
     policy: GroundednessPolicy | None = None,
     instruments: GroundednessInstruments | None = None,
+    rescore: bool = False,
 ) -> ScoredTrace:
-    """Pair and score every record of one trace (all of them: a trace is only scored whole)."""
+    """Pair and score every record of one trace (all of them: a trace is only scored whole).
+
+    ``rescore``: score turns this scorer already scored too (replay), instead of passing them through.
+    """
     core: EvaluationCore[int] = EvaluationCore(
-        TRACE_LIMITS, policy=policy or GroundednessPolicy(), clock=lambda: 0.0, instruments=instruments
+        TRACE_LIMITS,
+        policy=policy or GroundednessPolicy(),
+        clock=lambda: 0.0,
+        instruments=instruments,
+        rescore=rescore,
     )
     decisions: list[Decision[int]] = []
     steps: list[_Step] = []

@@ -10,7 +10,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from opentelemetry.proto.collector.logs.v1.logs_service_pb2 import ExportLogsServiceRequest
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
@@ -23,12 +23,21 @@ _MAX_WAIT_SLICE_S = 0.5
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Outgoing:
-    """One export request: its signal, how many spans or log records it holds, its serialized size."""
+    """One export request: its signal, how many spans or log records it holds, its serialized size,
+    and the parts of write-ahead log entries it delivers (released once it was delivered)."""
 
     signal: Signal
     request: ExportTraceServiceRequest | ExportLogsServiceRequest
     items: int
     size: int
+    parts: tuple[tuple[int, bytes], ...] = ()  # (entry, FORWARDED, a trace id or a peer)
+    peer: str | None = None  # another gateway (log records to their trace's owner), else downstream
+
+    def with_parts(self, parts: tuple[tuple[int, bytes], ...]) -> Outgoing:
+        return replace(self, parts=parts)
+
+    def downstream(self) -> Outgoing:
+        return replace(self, peer=None)
 
 
 class ExportQueue:
@@ -50,12 +59,13 @@ class ExportQueue:
     def item_count(self) -> int:
         return self._items
 
-    def try_put(self, item: Outgoing) -> bool:
-        """Queue ``item`` if it fits now; never waits."""
+    def try_put(self, items: list[Outgoing]) -> bool:
+        """Queue ``items``, all of them if they fit now, else none; never waits."""
         with self._changed:
-            if self._bytes + item.size > self._max_bytes:
+            if self._bytes + sum(item.size for item in items) > self._max_bytes:
                 return False
-            self._append(item)
+            for item in items:
+                self._append(item)
             return True
 
     def put(self, item: Outgoing, deadline: Callable[[], float]) -> bool:

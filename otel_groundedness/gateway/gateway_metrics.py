@@ -23,6 +23,7 @@ class GatewayMetrics:
         held_bytes: Callable[[], int],
         queue_items: Callable[[], int],
         queue_bytes: Callable[[], int],
+        wal_bytes: Callable[[], int] = lambda: 0,
     ) -> None:
         meter = get_meter(names.INSTRUMENTATION_SCOPE, meter_provider=meter_provider)
 
@@ -45,6 +46,10 @@ class GatewayMetrics:
         gauge(names.METRIC_GATEWAY_HELD_BYTES, held_bytes)
         gauge(names.METRIC_GATEWAY_QUEUE_ITEMS, queue_items)
         gauge(names.METRIC_GATEWAY_QUEUE_BYTES, queue_bytes)
+        self._duplicates = counter(names.METRIC_GATEWAY_DUPLICATES)
+        self._replayed = counter(names.METRIC_GATEWAY_REPLAYED)
+        self._rerouted = counter(names.METRIC_GATEWAY_REROUTED)
+        gauge(names.METRIC_GATEWAY_WAL_BYTES, wal_bytes)
 
     def received(self, signal: Signal, items: int) -> None:
         self._received.add(items, {_SIGNAL: signal})
@@ -60,6 +65,15 @@ class GatewayMetrics:
 
     def dropped(self, signal: Signal, items: int, reason: str) -> None:
         self._dropped.add(items, {_SIGNAL: signal, _REASON: reason})
+
+    def duplicates(self, spans: int) -> None:
+        self._duplicates.add(spans)
+
+    def replayed(self, signal: Signal, items: int) -> None:
+        self._replayed.add(items, {_SIGNAL: signal})
+
+    def rerouted(self, records: int, reason: str) -> None:
+        self._rerouted.add(records, {_REASON: reason})
 
     def unscored(self, spans: int, reason: str) -> None:
         self._unscored.add(spans, {_REASON: reason})

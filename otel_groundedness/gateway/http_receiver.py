@@ -3,11 +3,13 @@
 ``POST /v1/traces`` and ``/v1/logs`` take protobuf or JSON, optionally gzip; ``GET /healthz`` and
 ``/readyz`` report liveness and readiness. Status codes follow the OTLP/HTTP specification: 400 for a
 body that does not parse, 413 over the size limit (also after decompression), 415 for another content
-type or encoding, 429 (bounds full) or 503 (draining) with ``Retry-After`` for a refused request.
+type or encoding, 429 (bounds full) or 503 (draining, write-ahead log full) with ``Retry-After`` for a
+refused request.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import math
 import socket
@@ -33,6 +35,7 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
 from otel_groundedness.gateway.gateway_metrics import GatewayMetrics
 from otel_groundedness.gateway.intake import Intake, Refusal
 from otel_groundedness.gateway.listen import ListenAddress
+from otel_groundedness.gateway.log_routing import FORWARDED_HEADER
 from otel_groundedness.gateway.receiver_tls import ReceiverTls
 from otel_groundedness.otlp.json_documents import parse_error_text, prepare_for_parse
 
@@ -49,12 +52,20 @@ _GZIP_WBITS = 16 + zlib.MAX_WBITS
 class _Route:
     request_type: type[ExportTraceServiceRequest] | type[ExportLogsServiceRequest]
     response: Message
-    admit: Callable[[Intake, Any], Refusal | None]
+    admit: Callable[[Intake, Any, bool], Refusal | None]  # the request, and whether a peer sent it
 
 
 _ROUTES = {
-    "/v1/traces": _Route(ExportTraceServiceRequest, ExportTraceServiceResponse(), Intake.traces),
-    "/v1/logs": _Route(ExportLogsServiceRequest, ExportLogsServiceResponse(), Intake.logs),
+    "/v1/traces": _Route(
+        ExportTraceServiceRequest,
+        ExportTraceServiceResponse(),
+        lambda intake, request, _from_peer: intake.traces(request),
+    ),
+    "/v1/logs": _Route(
+        ExportLogsServiceRequest,
+        ExportLogsServiceResponse(),
+        lambda intake, request, from_peer: intake.logs(request, from_peer=from_peer),
+    ),
 }
 
 
@@ -108,10 +119,12 @@ class OtlpHttpApp:
             self._metrics.refused(error.reason)
             await _respond_status(send, error.status, content_type, str(error))
             return
-        refusal = route.admit(self._intake, request)
+        # Admission waits for the write-ahead log's commit: off the event loop, so requests share it.
+        from_peer = FORWARDED_HEADER in headers
+        refusal = await asyncio.to_thread(route.admit, self._intake, request, from_peer)
         if refusal is not None:
             retry_after = str(max(1, math.ceil(refusal.retry_after_s))).encode()
-            status = 503 if refusal.reason == "draining" else 429
+            status = 503 if refusal.reason in ("draining", "log_full") else 429
             await _respond_status(
                 send, status, content_type, f"gateway {refusal.reason}", [(b"retry-after", retry_after)]
             )

@@ -1,6 +1,14 @@
 """Admission of export requests: each is split, checked against the bounds and committed whole, or
 refused whole, so that a sender's retry never duplicates a record.
 
+With the write-ahead log, a request is on disk before it is admitted (and so acknowledged), its
+spans already accepted within the duplicate window are left out (counted as duplicates), and each
+part that leaves (what is forwarded at once, each trace held) carries its entry and part, released
+once delivered. A replay sends only the parts not delivered before the stop.
+
+With the front tier's ring known, a logs request's records whose trace another gateway owns are
+sent to that gateway (``log_routing``), unless another gateway sent them here.
+
 A trace request's spans that the core takes (``core.takes_span``) are moved into the trace buffer;
 the rest of the request is queued for export as it came. A logs request is queued for export whole
 and at once (logs are never changed); its GenAI content records (``core.is_genai_input``) are also
@@ -10,6 +18,7 @@ kept, converted, for pairing with their trace.
 from __future__ import annotations
 
 import threading
+import time
 from dataclasses import dataclass
 from typing import Literal
 
@@ -24,8 +33,11 @@ from otel_groundedness.core import is_genai_input, takes_span
 from otel_groundedness.core.log_events import log_event_bytes
 from otel_groundedness.gateway.export_queue import ExportQueue, Outgoing
 from otel_groundedness.gateway.gateway_metrics import GatewayMetrics
+from otel_groundedness.gateway.log_routing import peer_part, split_by_owner
 from otel_groundedness.gateway.otlp_env import Signal
+from otel_groundedness.gateway.ring import RingView
 from otel_groundedness.gateway.trace_buffer import Arrival, HeldSpan, Origin, TraceBuffer
+from otel_groundedness.gateway.write_ahead_log import FORWARDED, Pending, WriteAheadLog
 from otel_groundedness.otlp.codec import log_event_record
 from otel_groundedness.otlp.values import ValueReader
 
@@ -34,7 +46,9 @@ RETRY_AFTER_S = 1.0
 # Python objects around a held protobuf span, beyond its serialized bytes.
 _HELD_SPAN_OVERHEAD_BYTES = 256
 
-RefusalReason = Literal["buffer_full", "queue_full", "draining"]
+RefusalReason = Literal["buffer_full", "queue_full", "log_full", "draining"]
+# A replayed request waits this long between tries for room in the buffer and the queue.
+_REPLAY_WAIT_S = 0.05
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,10 +62,19 @@ class Refusal:
 class Intake:
     """Thread-safe: every receiver thread calls it; ``close`` stops admission for good."""
 
-    def __init__(self, buffer: TraceBuffer, queue: ExportQueue, metrics: GatewayMetrics) -> None:
+    def __init__(
+        self,
+        buffer: TraceBuffer,
+        queue: ExportQueue,
+        metrics: GatewayMetrics,
+        wal: WriteAheadLog | None = None,
+        ring: RingView | None = None,
+    ) -> None:
         self._buffer = buffer
         self._queue = queue
         self._metrics = metrics
+        self._wal = wal
+        self._ring = ring
         self._lock = threading.Lock()
         self._accepting = True
 
@@ -64,36 +87,111 @@ class Intake:
         with self._lock:
             self._accepting = False
 
-    def traces(self, request: ExportTraceServiceRequest) -> Refusal | None:
-        total = sum(len(scope.spans) for resource in request.resource_spans for scope in resource.scope_spans)
-        arrivals = _take_spans(request) if self._accepting else {}
-        held = sum(len(arrival.spans) for arrival in arrivals.values())
-        outgoing = Outgoing("traces", request, total - held, request.ByteSize()) if total > held else None
-        return self._admit("traces", total, arrivals, outgoing)
+    def traces(self, request: ExportTraceServiceRequest, *, body: bytes | None = None) -> Refusal | None:
+        """``body``: the request as received, when the receiver has it (else it is serialized again)."""
+        if not self._accepting:
+            return self._refuse(Refusal("draining"))
+        span_ids: list[bytes] = []
+        if self._wal is not None:
+            span_ids = [
+                span.span_id for rs in request.resource_spans for ss in rs.scope_spans for span in ss.spans
+            ]
+            repeated = self._wal.duplicates(span_ids)
+            if repeated:
+                span_ids = _drop_spans(request, repeated, span_ids)
+                self._metrics.duplicates(len(repeated))
+            if body is None or repeated:
+                body = request.SerializeToString()
+        else:
+            body = b""
+        split = _split_traces(request, len(body))
+        if split is None:
+            return None
+        total, arrivals, outgoing = split
+        return self._admit("traces", total, arrivals, _leaving(outgoing, {}), body, span_ids)
 
-    def logs(self, request: ExportLogsServiceRequest) -> Refusal | None:
-        total = sum(
-            len(scope.log_records) for resource in request.resource_logs for scope in resource.scope_logs
-        )
-        arrivals = _note_content(request) if self._accepting else {}
-        outgoing = Outgoing("logs", request, total, request.ByteSize()) if total else None
-        return self._admit("logs", total, arrivals, outgoing)
+    def logs(
+        self, request: ExportLogsServiceRequest, *, from_peer: bool = False, body: bytes | None = None
+    ) -> Refusal | None:
+        """``from_peer``: another gateway sent these records to their owner; they stay here."""
+        if not self._accepting:
+            return self._refuse(Refusal("draining"))
+        if self._wal is None:
+            body = b""
+        elif body is None:
+            body = request.SerializeToString()
+        total = _log_count(request)
+        if not total:
+            return None
+        peers = self._route(request, from_peer)
+        _, arrivals, outgoing = _split_logs(request) or (0, {}, None)
+        return self._admit("logs", total, arrivals, _leaving(outgoing, peers), body, [], from_peer)
+
+    def replay(self, pending: Pending) -> None:
+        """Admit a request the write-ahead log held at start, waiting for room as long as it takes;
+        the parts delivered before the stop are left out."""
+        assert self._wal is not None
+        peers: dict[str, Outgoing] = {}
+        if pending.signal == "traces":
+            split = _split_traces(ExportTraceServiceRequest.FromString(pending.body))
+        else:
+            request = ExportLogsServiceRequest.FromString(pending.body)
+            peers = self._route(request, pending.from_peer)
+            split = _split_logs(request)
+        _, arrivals, outgoing = split or (0, {}, None)
+        arrivals = {trace_id: a for trace_id, a in arrivals.items() if trace_id not in pending.done}
+        leaving = [(part, item) for part, item in _leaving(outgoing, peers) if part not in pending.done]
+        self._wal.hold(pending.entry, [*arrivals, *(part for part, _ in leaving)])
+        items = _mark(pending.entry, arrivals, leaving)
+        while self._commit(arrivals, items) is not None:
+            time.sleep(_REPLAY_WAIT_S)
+        held = sum(len(arrival.spans) for arrival in arrivals.values())
+        self._metrics.replayed(pending.signal, held + sum(item.items for item in items))
+
+    def _route(self, request: ExportLogsServiceRequest, from_peer: bool) -> dict[str, Outgoing]:
+        """The records of ``request`` other gateways own, moved out of it, as one request per owner."""
+        if self._ring is None or from_peer:
+            return {}
+        return {
+            owner: Outgoing("logs", moved, _log_count(moved), moved.ByteSize(), peer=owner)
+            for owner, moved in split_by_owner(request, self._ring).items()
+        }
 
     def _admit(
         self,
         signal: Signal,
         total: int,
         arrivals: dict[bytes, Arrival],
-        outgoing: Outgoing | None,
+        leaving: list[tuple[bytes, Outgoing]],
+        body: bytes,
+        span_ids: list[bytes],
+        from_peer: bool = False,
     ) -> Refusal | None:
-        refusal = self._commit(arrivals, outgoing)
+        entry = None
+        items = [item for _, item in leaving]
+        if self._wal is not None:
+            # On disk before it is admitted: what is admitted may leave (and be released) at once.
+            parts = [*arrivals, *(part for part, _ in leaving)]
+            entry = self._wal.append(signal, body, span_ids, parts, from_peer)
+            if entry is None:
+                return self._refuse(Refusal("log_full"))
+            items = _mark(entry, arrivals, leaving)
+        refusal = self._commit(arrivals, items)
         if refusal is not None:
-            self._metrics.refused(refusal.reason)
-        elif total:
-            self._metrics.received(signal, total)
+            if entry is not None and self._wal is not None:
+                self._wal.discard(entry)
+            return self._refuse(refusal)
+        self._metrics.received(signal, total)
+        rerouted = sum(item.items for item in items if item.peer is not None)
+        if rerouted:
+            self._metrics.rerouted(rerouted, "to_owner")
+        return None
+
+    def _refuse(self, refusal: Refusal) -> Refusal:
+        self._metrics.refused(refusal.reason)
         return refusal
 
-    def _commit(self, arrivals: dict[bytes, Arrival], outgoing: Outgoing | None) -> Refusal | None:
+    def _commit(self, arrivals: dict[bytes, Arrival], items: list[Outgoing]) -> Refusal | None:
         # Outside this lock the buffer only loses traces (to the scorer), so its check holds until
         # ``add``; the scorer also fills the queue, hence the atomic ``try_put`` before ``add``.
         with self._lock:
@@ -101,11 +199,70 @@ class Intake:
                 return Refusal("draining")
             if arrivals and not self._buffer.has_room(arrivals):
                 return Refusal("buffer_full")
-            if outgoing is not None and not self._queue.try_put(outgoing):
+            if items and not self._queue.try_put(items):
                 return Refusal("queue_full")
             if arrivals:
                 self._buffer.add(arrivals)
         return None
+
+
+Split = tuple[int, dict[bytes, Arrival], Outgoing | None]
+
+
+def _split_traces(request: ExportTraceServiceRequest, serialized: int = 0) -> Split | None:
+    """Items, the spans held per trace, and the rest to forward at once; None for an empty request.
+    ``serialized``: the request's size when known (it is the outgoing size if nothing is held)."""
+    total = sum(len(scope.spans) for resource in request.resource_spans for scope in resource.scope_spans)
+    if not total:
+        return None
+    arrivals = _take_spans(request)
+    held = sum(len(arrival.spans) for arrival in arrivals.values())
+    size = serialized if serialized and not held else request.ByteSize()
+    outgoing = Outgoing("traces", request, total - held, size) if total > held else None
+    return total, arrivals, outgoing
+
+
+def _split_logs(request: ExportLogsServiceRequest) -> Split | None:
+    total = _log_count(request)
+    if not total:
+        return None
+    return total, _note_content(request), Outgoing("logs", request, total, request.ByteSize())
+
+
+def _log_count(request: ExportLogsServiceRequest) -> int:
+    return sum(len(scope.log_records) for resource in request.resource_logs for scope in resource.scope_logs)
+
+
+def _leaving(outgoing: Outgoing | None, peers: dict[str, Outgoing]) -> list[tuple[bytes, Outgoing]]:
+    """What leaves a request at once, each with its write-ahead log part: the rest of the request
+    (downstream) and the records sent to their owners."""
+    leaving = [(FORWARDED, outgoing)] if outgoing is not None else []
+    return leaving + [(peer_part(owner), item) for owner, item in peers.items()]
+
+
+def _mark(
+    entry: int, arrivals: dict[bytes, Arrival], leaving: list[tuple[bytes, Outgoing]]
+) -> list[Outgoing]:
+    """Tie the parts to their write-ahead log entry; the outgoing items, carrying theirs."""
+    for arrival in arrivals.values():
+        arrival.entry = entry
+    return [item.with_parts(((entry, part),)) for part, item in leaving]
+
+
+def _drop_spans(
+    request: ExportTraceServiceRequest, positions: list[int], span_ids: list[bytes]
+) -> list[bytes]:
+    """Remove the spans at ``positions`` (in request order) from ``request``; the ids left."""
+    dropped = set(positions)
+    position = 0
+    for resource_spans in request.resource_spans:
+        for scope_spans in resource_spans.scope_spans:
+            doomed = [index for index in range(len(scope_spans.spans)) if position + index in dropped]
+            position += len(scope_spans.spans)
+            for index in reversed(doomed):
+                del scope_spans.spans[index]
+    _remove_empty(request)
+    return [span_id for index, span_id in enumerate(span_ids) if index not in dropped]
 
 
 def _take_spans(request: ExportTraceServiceRequest) -> dict[bytes, Arrival]:

@@ -2,7 +2,8 @@
 evaluations written onto the received spans, and the result queued for export.
 
 Every held span leaves exactly once: scored, or unscored when scoring failed or the shutdown
-deadline has passed (counted in ``groundedness.gateway.unscored``).
+deadline has passed (counted in ``groundedness.gateway.unscored``). The output carries the write-ahead
+log parts of its traces, released once both its spans and its evaluation records were delivered.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from otel_groundedness.gateway.otlp_out import (
     write_evaluation,
 )
 from otel_groundedness.gateway.trace_buffer import HeldSpan, HeldTrace, Origin, TraceBuffer
+from otel_groundedness.gateway.write_ahead_log import Part, WriteAheadLog
 from otel_groundedness.otlp.codec import span_record
 from otel_groundedness.otlp.values import ValueReader
 from otel_groundedness.scoring import GroundednessPolicy
@@ -48,9 +50,11 @@ class Scorer:
         policy: GroundednessPolicy,
         instruments: GroundednessInstruments | None,
         batch_bytes: int,
+        wal: WriteAheadLog | None = None,
         wall_clock_ns: Callable[[], int] = time.time_ns,
     ) -> None:
         self._buffer = buffer
+        self._wal = wal
         self._queue = queue
         self._metrics = metrics
         self._policy = policy
@@ -90,6 +94,7 @@ class Scorer:
     def _release(self, traces: Iterable[HeldTrace], score_until: float) -> None:
         spans: list[HeldSpan] = []
         records: list[tuple[Origin, LogRecord]] = []
+        parts: list[Part] = []
         size = 0
         for trace in traces:
             # Requests stay under the batch size, so the next tier's request limit is met; a larger
@@ -97,15 +102,16 @@ class Scorer:
             # attributes and an event (provenance, reasons: up to about 1 KB a scored span), so a
             # quarter of the batch is kept for them.
             if spans and size + trace.size > self._batch_bytes * 3 // 4:
-                self._queue_output(spans, records)
-                spans, records, size = [], [], 0
+                self._queue_output(spans, records, parts)
+                spans, records, parts, size = [], [], [], 0
             if time.monotonic() < score_until:
                 records.extend(self._score(trace))
             else:
                 self._metrics.unscored(len(trace.spans), "shutdown_deadline")
             spans.extend(trace.spans)
+            parts.extend((entry, trace.trace_id) for entry in trace.entries)
             size += trace.size
-        self._queue_output(spans, records)
+        self._queue_output(spans, records, parts)
 
     def _score(self, trace: HeldTrace) -> list[tuple[Origin, LogRecord]]:
         if not trace.spans:
@@ -139,13 +145,25 @@ class Scorer:
             output.append((held.origin, evaluation_record(held.span, turn.evaluation, now_ns)))
         return output
 
-    def _queue_output(self, spans: list[HeldSpan], records: list[tuple[Origin, LogRecord]]) -> None:
+    def _queue_output(
+        self, spans: list[HeldSpan], records: list[tuple[Origin, LogRecord]], parts: list[Part]
+    ) -> None:
+        items = []
         if spans:
             request = trace_request(spans)
-            self._put(Outgoing("traces", request, len(spans), request.ByteSize()))
+            items.append(Outgoing("traces", request, len(spans), request.ByteSize()))
         if records:
             logs = logs_request(records)
-            self._put(Outgoing("logs", logs, len(records), logs.ByteSize()))
+            items.append(Outgoing("logs", logs, len(records), logs.ByteSize()))
+        if self._wal is not None and parts:
+            if not items:  # content records whose spans went elsewhere: nothing to deliver
+                self._wal.release(parts)
+                return
+            if len(items) == 2:
+                self._wal.retain(parts)
+            items = [item.with_parts(tuple(parts)) for item in items]
+        for item in items:
+            self._put(item)
 
     def _put(self, item: Outgoing) -> None:
         if not self._queue.put(item, lambda: self._queue_until):

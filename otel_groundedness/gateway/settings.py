@@ -57,6 +57,20 @@ class GatewaySettings:
     tls_cert_file: Path | None = None
     tls_key_file: Path | None = None
     tls_client_ca_file: Path | None = None
+    # The write-ahead log's directory; None is off. ``load_settings`` (the command) defaults it to
+    # ``default_wal_dir``; a ``GatewaySettings`` built in code has it off unless given.
+    wal_dir: Path | None = None
+    max_wal_bytes: int = 1024 * _MIB
+    # Acknowledged requests survive the gateway's death at once, the machine's after this long.
+    wal_fsync_interval_s: float = 1.0
+    dedup_window_spans: int = 262_144
+    # The front tier's ring, to send log records to their trace's owner: its static endpoints, or its
+    # DNS name and port; and this gateway's own name in it (as the front tier names it).
+    ring_endpoints: tuple[str, ...] | None = None
+    ring_dns_hostname: str | None = None
+    ring_dns_port: int = 4317
+    ring_dns_interval_s: float = 5.0
+    ring_self: str | None = None
     policy: GroundednessPolicy = field(default_factory=GroundednessPolicy)
 
 
@@ -87,6 +101,13 @@ def _positive_seconds(value: object) -> float:
     return number
 
 
+def _non_negative_seconds(value: object) -> float:
+    number = _number(value)
+    if not (math.isfinite(number) and number >= 0):
+        raise ValueError(f"not a number of seconds: {value!r}")
+    return number
+
+
 def _listen(value: object) -> ListenAddress:
     return parse_listen(str(value))
 
@@ -102,6 +123,45 @@ def _file(value: object) -> Path:
     if not text:
         raise ValueError("empty file name")
     return Path(text)
+
+
+def _optional_dir(value: object) -> Path | None:
+    if str(value).strip().lower() in ("off", "none"):
+        return None
+    return _file(value)
+
+
+def _endpoints(value: object) -> tuple[str, ...]:
+    """A YAML list, or text such as ``[g1:4317, g2:4317]`` (the front tier's ``GATEWAY_ENDPOINTS``)
+    or ``g1:4317,g2:4317``."""
+    items = value if isinstance(value, list) else str(value).strip().strip("[]").replace(",", " ").split()
+    endpoints = tuple(str(item).strip() for item in items if str(item).strip())
+    if not endpoints:
+        raise ValueError("no endpoints")
+    return endpoints
+
+
+def _text(value: object) -> str:
+    text = str(value).strip()
+    if not text:
+        raise ValueError("empty")
+    return text
+
+
+def _port(value: object) -> int:
+    port = _positive_int(value)
+    if port > 65535:
+        raise ValueError(f"not a port: {value!r}")
+    return port
+
+
+def default_wal_dir(environ: Mapping[str, str], grpc_listen: ListenAddress) -> Path:
+    """``$XDG_STATE_HOME/otel-groundedness/gateway-<gRPC port>`` (``~/.local/state`` when unset, as the
+    XDG base directory specification says): a restart with the same settings finds it again, and
+    gateways on one host with their own ports keep their own logs."""
+    state = environ.get("XDG_STATE_HOME", "").strip()
+    base = Path(state) if state and Path(state).is_absolute() else Path.home() / ".local" / "state"
+    return base / "otel-groundedness" / f"gateway-{grpc_listen.port}"
 
 
 def _log_level(value: object) -> str:
@@ -170,11 +230,51 @@ SETTINGS: tuple[Setting, ...] = (
         "FILE",
         "PEM CA certificates: clients must present a certificate one of them signed (mutual TLS)",
     ),
+    Setting(
+        "wal_dir",
+        _optional_dir,
+        "DIR",
+        "write-ahead log directory (accepted requests on disk before they are acknowledged), or off",
+    ),
+    Setting(
+        "max_wal_bytes",
+        _positive_int,
+        "BYTES",
+        "bytes of requests not yet delivered in the log; beyond it senders retry",
+    ),
+    Setting(
+        "wal_fsync_interval_s",
+        _non_negative_seconds,
+        "SECONDS",
+        "the log is synced to disk at most this often (0: before every acknowledgement)",
+    ),
+    Setting(
+        "dedup_window_spans",
+        _positive_int,
+        "N",
+        "span ids remembered: a span received again among the last N accepted is a duplicate, left out",
+    ),
+    Setting(
+        "ring_endpoints",
+        _endpoints,
+        "LIST",
+        "the front tier's static resolver endpoints ([g1:4317, g2:4317]): log records go to their trace's "
+        "owner",
+    ),
+    Setting("ring_dns_hostname", _text, "NAME", "or the front tier's DNS resolver hostname"),
+    Setting("ring_dns_port", _port, "PORT", "the DNS resolver's port"),
+    Setting("ring_dns_interval_s", _positive_seconds, "SECONDS", "how often the DNS name is resolved"),
+    Setting("ring_self", _text, "HOST:PORT", "this gateway's endpoint as the front tier's ring names it"),
 )
 _DEFAULTS = GatewaySettings()
 
 
+WAL_DIR_DEFAULT_TEXT = "$XDG_STATE_HOME/otel-groundedness/gateway-<grpc port>"
+
+
 def default_text(setting: Setting) -> str:
+    if setting.name == "wal_dir":
+        return WAL_DIR_DEFAULT_TEXT
     value = getattr(_DEFAULTS, setting.name)
     return "off" if value is None else str(value)
 
@@ -207,6 +307,8 @@ def load_settings(
         except ValueError as error:
             raise ConfigError(f"invalid {source}: {error}") from None
     values["policy"] = policy or _policy(document.get("policy"), config_file, environ)
+    if "wal_dir" not in values:
+        values["wal_dir"] = default_wal_dir(environ, values.get("grpc_listen", DEFAULT_GRPC_LISTEN))
     settings = GatewaySettings(**values)
     _check_bounds(settings)
     return settings
@@ -248,13 +350,20 @@ def _policy(data: object, config_file: Path | None, environ: Mapping[str, str]) 
 
 def _check_bounds(settings: GatewaySettings) -> None:
     # A request must fit into an empty buffer and an empty queue, or its sender would retry forever.
-    for name in ("max_buffer_bytes", "max_export_queue_bytes"):
+    for name in ("max_buffer_bytes", "max_export_queue_bytes", "max_wal_bytes"):
         if settings.max_request_bytes > getattr(settings, name):
             raise ConfigError(f"max_request_bytes ({settings.max_request_bytes}) exceeds {name}")
     if (settings.tls_cert_file is None) != (settings.tls_key_file is None):
         raise ConfigError("tls_cert_file and tls_key_file go together: give both or neither")
     if settings.tls_client_ca_file is not None and settings.tls_cert_file is None:
         raise ConfigError("tls_client_ca_file needs tls_cert_file and tls_key_file")
+    ring = settings.ring_endpoints is not None or settings.ring_dns_hostname is not None
+    if settings.ring_endpoints is not None and settings.ring_dns_hostname is not None:
+        raise ConfigError("ring_endpoints and ring_dns_hostname exclude each other: give one")
+    if ring and settings.ring_self is None:
+        raise ConfigError("a ring (ring_endpoints or ring_dns_hostname) needs ring_self")
+    if settings.ring_endpoints is not None and settings.ring_self not in settings.ring_endpoints:
+        raise ConfigError(f"ring_self {settings.ring_self!r} is not one of ring_endpoints")
     if settings.max_trace_wait_s < settings.trace_idle_s:
         raise ConfigError(
             f"max_trace_wait_s ({settings.max_trace_wait_s:g}) is shorter than trace_idle_s "

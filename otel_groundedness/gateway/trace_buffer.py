@@ -43,6 +43,7 @@ class Arrival:
     spans: list[HeldSpan] = field(default_factory=list)
     logs: list[LogEventRecord] = field(default_factory=list)
     size: int = 0
+    entry: int | None = None  # the request's write-ahead log entry
 
 
 @dataclass(slots=True)
@@ -53,6 +54,7 @@ class HeldTrace:
     spans: list[HeldSpan] = field(default_factory=list)
     logs: list[LogEventRecord] = field(default_factory=list)
     size: int = 0
+    entries: list[int] = field(default_factory=list)  # write-ahead log entries it holds a part of
 
 
 class TraceBuffer:
@@ -114,6 +116,8 @@ class TraceBuffer:
                 self._by_last[trace_id] = trace
                 trace.spans.extend(arrival.spans)
                 trace.logs.extend(arrival.logs)
+                if arrival.entry is not None:
+                    trace.entries.append(arrival.entry)
                 trace.size += arrival.size
                 self._bytes += arrival.size
                 self._spans += len(arrival.spans)

@@ -40,7 +40,7 @@ def replay(
     result = ReplayResult()
     enriched: dict[int, SpanRecord] = {}
     for trace_id, (trace_spans, trace_events) in by_trace.items():
-        trace = score_trace(trace_id, trace_spans, trace_events, policy=policy)
+        trace = score_trace(trace_id, trace_spans, trace_events, policy=policy, rescore=True)
         result.scored.extend(trace.scored)
         result.skipped.update(trace.skipped)
         result.traces += trace.paired

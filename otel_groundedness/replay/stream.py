@@ -90,7 +90,7 @@ def replay_files(
         for trace_id in due.pop(position, ()):
             del index.last[trace_id]
             opened = open_traces.pop(trace_id)
-            scored = score_trace(trace_id, opened.spans, opened.log_events, policy=policy)
+            scored = score_trace(trace_id, opened.spans, opened.log_events, policy=policy, rescore=True)
             released.append(ReleasedTrace(scored, opened.key, opened.span_keys, opened.event_keys))
         yield Step(released, chunk.values_cut, sum(offsets))
 

@@ -4,7 +4,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any, TypeAlias
 
 from otel_groundedness.evaluator import Evaluator
 from otel_groundedness.scoring import AtomVerdict, GroundednessReport
@@ -12,6 +13,8 @@ from otel_groundedness.scoring.results import TruncationReason, derived_from, or
 from otel_groundedness.telemetry import names
 
 AttributeValue = str | bool | int | float | tuple[str, ...]
+# Who produced a result, as far as scoring once is concerned: evaluator id, version, policy fingerprint.
+ScorerKey: TypeAlias = tuple[str, str, str]
 
 # The explanation is free text on a log record; keep it readable in one line of a log viewer.
 _MAX_LISTED_ATOMS = 3
@@ -26,6 +29,22 @@ def provenance_attributes(evaluator: Evaluator) -> dict[str, AttributeValue]:
         names.ATTR_EVALUATOR_TYPE: evaluator.type,
         names.ATTR_POLICY_FINGERPRINT: evaluator.policy_fingerprint,
     }
+
+
+def scorer_key(evaluator: Evaluator) -> ScorerKey:
+    return (evaluator.id, evaluator.version, evaluator.policy_fingerprint)
+
+
+def stamped_scorer(attributes: Mapping[str, Any]) -> ScorerKey | None:
+    """The scorer whose result a span already carries (``span_attributes`` wrote it), or None."""
+    evaluator_id = attributes.get(names.ATTR_EVALUATOR_ID)
+    if evaluator_id is None:  # the usual span: one lookup
+        return None
+    return (
+        str(evaluator_id),
+        str(attributes.get(names.ATTR_EVALUATOR_VERSION, "")),
+        str(attributes.get(names.ATTR_POLICY_FINGERPRINT, "")),
+    )
 
 
 def span_attributes(

@@ -199,7 +199,7 @@ METRIC_GATEWAY_REFUSED = MetricSpec(
     "groundedness.gateway.refused",
     "counter",
     "{request}",
-    "Export requests refused, by reason: buffer_full, queue_full, draining (retryable); malformed, "
+    "Export requests refused, by reason: buffer_full, queue_full, log_full, draining (retryable); malformed, "
     "too_large, unsupported_media_type (not)",
     (ATTR_GATEWAY_REASON,),
 )
@@ -259,6 +259,35 @@ METRIC_GATEWAY_QUEUE_BYTES = MetricSpec(
     "Bytes of the export requests waiting or in flight, bounded by max_export_queue_bytes",
     (),
 )
+METRIC_GATEWAY_DUPLICATES = MetricSpec(
+    "groundedness.gateway.duplicates",
+    "counter",
+    "{span}",
+    "Spans received again within the duplicate window (a sender's retry of an accepted request), left out",
+    (),
+)
+METRIC_GATEWAY_REPLAYED = MetricSpec(
+    "groundedness.gateway.replayed",
+    "counter",
+    "{item}",
+    "Spans and log records taken from the write-ahead log at start (not released before the last stop)",
+    (ATTR_GATEWAY_SIGNAL,),
+)
+METRIC_GATEWAY_REROUTED = MetricSpec(
+    "groundedness.gateway.rerouted",
+    "counter",
+    "{log_record}",
+    "Log records sent to the gateway that owns their trace (to_owner), or downstream unpaired because "
+    "that gateway could not be reached (owner_unreachable)",
+    (ATTR_GATEWAY_REASON,),
+)
+METRIC_GATEWAY_WAL_BYTES = MetricSpec(
+    "groundedness.gateway.wal.bytes",
+    "observable_gauge",
+    "By",
+    "Bytes of requests in the write-ahead log not yet released, bounded by max_wal_bytes",
+    (),
+)
 
 GATEWAY_METRICS: tuple[MetricSpec, ...] = (
     METRIC_GATEWAY_RECEIVED,
@@ -271,4 +300,8 @@ GATEWAY_METRICS: tuple[MetricSpec, ...] = (
     METRIC_GATEWAY_HELD_BYTES,
     METRIC_GATEWAY_QUEUE_ITEMS,
     METRIC_GATEWAY_QUEUE_BYTES,
+    METRIC_GATEWAY_DUPLICATES,
+    METRIC_GATEWAY_REPLAYED,
+    METRIC_GATEWAY_REROUTED,
+    METRIC_GATEWAY_WAL_BYTES,
 )

@@ -1,6 +1,7 @@
 """The scoring tier of docs/gateway.md, started for real on 127.0.0.1: the custom Collector with the
-shipped front-tier config (loadbalancing by trace id, static resolver), three ``otel-groundedness
-gateway`` processes, and a back Collector.
+shipped front-tier config (loadbalancing by trace id, static resolver), three (or N)
+``otel-groundedness gateway`` processes that know the front tier's ring (log records to their trace's
+owner) and keep a write-ahead log each, and a back Collector.
 
 The back Collector has one OTLP receiver per gateway, each writing its own files, so a test knows
 which gateway forwarded every span. A test overlay adds a ``file`` exporter to the front tier's
@@ -26,6 +27,8 @@ from tests.gateway.traffic import Request, parse_requests
 from .services import COLLECTOR_DIR, COLLECTOR_READY, Service, start_service, write_yaml
 
 GATEWAYS = 3
+# The back Collector writes what it accepted this often; a SIGKILL of it loses at most this much.
+BACK_FLUSH_INTERVAL = "10ms"
 FRONT_CONFIG = COLLECTOR_DIR / "otelcol-groundedness.gateway.yaml"
 # Senders batch for at most this long (OTEL_BSP_SCHEDULE_DELAY), well inside the gateways' idle wait.
 SENDER_BATCH_DELAY_MS = 500
@@ -48,6 +51,7 @@ class ReceivedSpan:
 class Tier:
     workdir: Path
     collector: Path
+    count: int = GATEWAYS
     front: Service | None = None
     front_http: str = ""
     back: Service | None = None
@@ -58,19 +62,28 @@ class Tier:
     # --- lifecycle ---
 
     def start(self) -> None:
-        self.gateway_ports = [free_port() for _ in range(GATEWAYS)]
+        self.gateway_ports = [free_port() for _ in range(self.count)]
         self._start_back()
-        self.gateways = [self.start_gateway(index) for index in range(GATEWAYS)]
+        self.gateways = [self.start_gateway(index) for index in range(self.count)]
         self._start_front()
 
-    def start_gateway(self, index: int) -> GatewayProcess:
+    def start_gateway(self, index: int, extra: list[str] | None = None) -> GatewayProcess:
         env = {
             "OTEL_EXPORTER_OTLP_ENDPOINT": f"http://{self.back_endpoints[index]}",
             "OTEL_METRICS_EXPORTER": "none",
         }
         args = ["--trace-idle-s", str(TRACE_IDLE_S), "--shutdown-timeout-s", "20"]
         args += ["--grpc-listen", f"127.0.0.1:{self.gateway_ports[index]}"]  # where the front tier sends
+        args += ["--ring-endpoints", self.endpoints_list, "--ring-self", self.endpoint(index), *(extra or [])]
         return start_gateway_process(self.workdir / "gateways", f"gateway{index}", env=env, args=args)
+
+    def endpoint(self, index: int) -> str:
+        return f"127.0.0.1:{self.gateway_ports[index]}"
+
+    @property
+    def endpoints_list(self) -> str:
+        """The front tier's ``GATEWAY_ENDPOINTS``, which the gateways' ring settings repeat."""
+        return "[" + ", ".join(self.endpoint(index) for index in range(self.count)) + "]"
 
     def stop(self) -> None:
         for service in (self.front, *self.gateways, self.back):
@@ -82,7 +95,7 @@ class Tier:
     def _start_back(self) -> None:
         out = self.workdir / "back"
         out.mkdir(parents=True)
-        self.back_endpoints = [f"127.0.0.1:{free_port()}" for _ in range(GATEWAYS)]
+        self.back_endpoints = [f"127.0.0.1:{free_port()}" for _ in range(self.count)]
         receivers: dict[str, Any] = {
             "otlp/front": {"protocols": {"grpc": {"endpoint": f"127.0.0.1:{free_port()}"}}}
         }
@@ -93,7 +106,8 @@ class Tier:
             for signal in ("traces", "logs"):
                 exporters[f"file/{signal}{index}"] = {
                     "path": str(out / f"g{index}-{signal}.jsonl"),
-                    "flush_interval": "100ms",
+                    "flush_interval": BACK_FLUSH_INTERVAL,
+                    "append": True,  # a restarted back Collector adds to what it wrote
                 }
                 pipelines[f"{signal}/g{index}"] = {
                     "receivers": [f"otlp/g{index}"],
@@ -105,8 +119,14 @@ class Tier:
             "exporters": exporters,
             "service": {"telemetry": {"metrics": {"level": "none"}}, "pipelines": pipelines},
         }
-        path = write_yaml(out / "back.yaml", config)
-        back = self.back = start_service("back", [str(self.collector), "--config", str(path)], out)
+        self.back_config = write_yaml(out / "back.yaml", config)
+        self.start_back()
+
+    def start_back(self) -> None:
+        """The back Collector, on the ports and files it had (again after a kill)."""
+        out = self.workdir / "back"
+        argv = [str(self.collector), "--config", str(self.back_config)]
+        back = self.back = start_service("back", argv, out)
         back.wait_ready("ready", lambda: back.logged(COLLECTOR_READY), timeout=30)
 
     def _start_front(self) -> None:
@@ -130,7 +150,7 @@ class Tier:
             "OTLP_HTTP_LISTEN": f"127.0.0.1:{http_port}",
             "OTELCOL_TELEMETRY_HOST": "127.0.0.1",
             "OTELCOL_TELEMETRY_PORT": str(free_port()),
-            "GATEWAY_ENDPOINTS": "[" + ", ".join(f"127.0.0.1:{port}" for port in self.gateway_ports) + "]",
+            "GATEWAY_ENDPOINTS": self.endpoints_list,
             "BACK_TIER_ENDPOINT": self.metrics_endpoint,
         }
         argv = [
@@ -157,7 +177,7 @@ class Tier:
     def received(self) -> list[ReceivedSpan]:
         reader = ValueReader()
         spans = []
-        for index in range(GATEWAYS):
+        for index in range(self.count):
             for request in _requests(self.workdir / "back" / f"g{index}-traces.jsonl"):
                 assert isinstance(request, ExportTraceServiceRequest)
                 for resource_spans in request.resource_spans:
@@ -184,7 +204,7 @@ class Tier:
 
     def evaluation_records(self) -> Counter[SpanKey]:
         records: Counter[SpanKey] = Counter()
-        for index in range(GATEWAYS):
+        for index in range(self.count):
             for request in _requests(self.workdir / "back" / f"g{index}-logs.jsonl"):
                 for resource_logs in getattr(request, "resource_logs", ()):
                     for scope_logs in resource_logs.scope_logs:

@@ -1,10 +1,12 @@
 """Fixtures: a gRPC sink standing in for the next tier, and gateways started in this process on free
-127.0.0.1 ports, exporting to that sink, stopped (drained) at teardown."""
+127.0.0.1 ports, exporting to that sink, each with its own write-ahead log (on, as the command has it),
+stopped (drained) at teardown."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -30,7 +32,7 @@ def gateway_environ(sink: OtlpSink) -> dict[str, str]:
 
 
 @pytest.fixture
-def start_gateway(sink: OtlpSink) -> Iterator[Callable[..., Gateway]]:
+def start_gateway(sink: OtlpSink, tmp_path: Path) -> Iterator[Callable[..., Gateway]]:
     started: list[Gateway] = []
 
     def start(**overrides: Any) -> Gateway:
@@ -41,6 +43,7 @@ def start_gateway(sink: OtlpSink) -> Iterator[Callable[..., Gateway]]:
                 prometheus_listen=None,
                 trace_idle_s=1.0,
                 shutdown_timeout_s=10,
+                wal_dir=tmp_path / f"wal{len(started)}",
             ),
             **overrides,
         )

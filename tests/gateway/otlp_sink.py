@@ -58,6 +58,10 @@ class OtlpSink:
         with self._lock:
             self._failures.extend([code] * calls)
 
+    def stop_failing(self) -> None:
+        with self._lock:
+            self._failures.clear()
+
     def _take(self, context: grpc.ServicerContext, into: list, request: object) -> None:  # type: ignore[type-arg]
         with self._lock:
             self.calls += 1

@@ -49,8 +49,12 @@ class GatewayProcess:
 def start_gateway_process(
     workdir: Path, name: str, *, env: dict[str, str], args: list[str] | None = None, timeout: float = 30
 ) -> GatewayProcess:
-    """Start a gateway logging to ``workdir/<name>.log``; returns once it logged ``gateway ready``."""
+    """Start a gateway logging to ``workdir/<name>.log``; returns once it logged ``gateway ready``.
+
+    Its state (the write-ahead log's default directory) is kept in ``workdir/<name>-state``, so that a
+    gateway started again under the same name finds its log, and no test touches the user's own."""
     workdir.mkdir(parents=True, exist_ok=True)
+    env = {"XDG_STATE_HOME": str(workdir / f"{name}-state"), **env}
     log_path = workdir / f"{name}.log"
     argv = [
         sys.executable, "-m", "otel_groundedness", "gateway", "--grpc-listen", "127.0.0.1:0",

@@ -8,13 +8,21 @@ import os
 import socket
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from otel_groundedness.gateway.listen import ListenAddress
 from otel_groundedness.gateway.otlp_env import export_target
-from otel_groundedness.gateway.settings import ConfigError, GatewaySettings, load_settings
+from otel_groundedness.gateway.service import Gateway
+from otel_groundedness.gateway.settings import (
+    DEFAULT_GRPC_LISTEN,
+    ConfigError,
+    GatewaySettings,
+    default_wal_dir,
+    load_settings,
+)
 from otel_groundedness.scoring import GroundednessPolicy
 
 NO_FLAGS: dict[str, str | None] = {}
@@ -27,7 +35,50 @@ def test_flags_win_over_environment_which_wins_over_the_file(tmp_path: Path) -> 
     settings = load_settings({"trace_idle_s": "5"}, environ, config)
     assert (settings.trace_idle_s, settings.max_traces, settings.log_level) == (5.0, 9, "debug")
     assert settings.policy == GroundednessPolicy(min_alert_score=0.5)
-    assert load_settings(NO_FLAGS, {}) == GatewaySettings()
+    defaults = replace(GatewaySettings(), wal_dir=default_wal_dir({}, DEFAULT_GRPC_LISTEN))
+    assert load_settings(NO_FLAGS, {}) == defaults
+
+
+def test_the_write_ahead_log_is_on_by_default_under_the_xdg_state_directory(tmp_path: Path) -> None:
+    state = {"XDG_STATE_HOME": str(tmp_path)}
+    assert load_settings(NO_FLAGS, state).wal_dir == tmp_path / "otel-groundedness" / "gateway-4317"
+    listen = {"grpc_listen": "127.0.0.1:24317"}
+    assert load_settings(listen, state).wal_dir == tmp_path / "otel-groundedness" / "gateway-24317"
+    # Unset, or not absolute (the XDG specification says to ignore it then): ~/.local/state.
+    home_default = Path.home() / ".local" / "state" / "otel-groundedness" / "gateway-4317"
+    assert load_settings(NO_FLAGS, {}).wal_dir == home_default
+    assert load_settings(NO_FLAGS, {"XDG_STATE_HOME": "relative"}).wal_dir == home_default
+
+
+def test_the_write_ahead_log_is_set_by_flag_variable_or_file_and_can_be_off(tmp_path: Path) -> None:
+    config = tmp_path / "gateway.yaml"
+    config.write_text(f"wal_dir: {tmp_path / 'from-file'}\nmax_wal_bytes: 8388608\ndedup_window_spans: 10\n")
+    from_file = load_settings(NO_FLAGS, {}, config)
+    assert (from_file.wal_dir, from_file.max_wal_bytes, from_file.dedup_window_spans) == (
+        tmp_path / "from-file",
+        8388608,
+        10,
+    )
+    environ = {"OTEL_GROUNDEDNESS_GATEWAY_WAL_DIR": str(tmp_path / "from-env")}
+    assert load_settings(NO_FLAGS, environ, config).wal_dir == tmp_path / "from-env"
+    assert load_settings({"wal_dir": "off"}, environ, config).wal_dir is None
+    with pytest.raises(ConfigError, match=r"max_request_bytes .* exceeds max_wal_bytes"):
+        load_settings({"max_wal_bytes": "1000"}, {})
+
+
+def test_two_gateways_cannot_share_a_write_ahead_log(tmp_path: Path) -> None:
+    local = ListenAddress("127.0.0.1", 0)
+    settings = GatewaySettings(
+        grpc_listen=local, http_listen=local, prometheus_listen=None, wal_dir=tmp_path / "wal"
+    )
+    environ = {"OTEL_METRICS_EXPORTER": "none"}
+    first = Gateway(settings, environ)
+    try:
+        with pytest.raises(ConfigError, match=r"cannot use wal_dir .*wal: .* in use by another gateway"):
+            Gateway(settings, environ)
+    finally:
+        first.start()
+        first.shutdown()
 
 
 def test_prometheus_can_be_turned_off_and_addresses_parse() -> None:
@@ -126,10 +177,20 @@ def test_the_command_exits_2_with_one_line_on_a_bad_flag_or_a_taken_port(tmp_pat
         taken.listen()
         port = taken.getsockname()[1]
         listen = ["--grpc-listen", "127.0.0.1:0", "--http-listen", f"127.0.0.1:{port}"]
-        busy = run_command(
-            *listen, "--prometheus-listen", "off", env={**os.environ, "OTEL_METRICS_EXPORTER": "none"}
-        )
+        env = {**os.environ, "OTEL_METRICS_EXPORTER": "none", "XDG_STATE_HOME": str(tmp_path)}
+        busy = run_command(*listen, "--prometheus-listen", "off", env=env)
     assert busy.returncode == 2
     assert busy.stderr.splitlines()[-1].startswith(
         f"otel-groundedness gateway: error: cannot listen on 127.0.0.1:{port} (HTTP)"
     )
+
+
+def test_an_unusable_write_ahead_log_directory_stops_the_command_with_one_line(tmp_path: Path) -> None:
+    taken = tmp_path / "a-file"
+    taken.write_text("not a directory")
+    listen = ["--grpc-listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0", "--prometheus-listen", "off"]
+    env = {**os.environ, "OTEL_METRICS_EXPORTER": "none"}
+    result = run_command(*listen, "--wal-dir", str(taken / "wal"), env=env)
+    assert result.returncode == 2
+    assert result.stderr.startswith(f"otel-groundedness gateway: error: cannot use wal_dir {taken / 'wal'}: ")
+    assert result.stderr.count("\n") == 1
