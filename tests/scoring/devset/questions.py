@@ -1,0 +1,503 @@
+"""Questions over a dev-set table, the correct answer figure, and its one-digit corruption.
+
+``ask`` picks the operands of an operation, computes the exact result and words the question;
+``answer`` writes the figure the way answers do (at the table's scale, rounded, with the sign as
+a minus or as a word); ``corrupt`` changes one digit of it, re-drawing while the corrupted value
+equals a cell of the table or a simple value derived from its cells, at the figure's precision.
+"""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+import random
+import re
+from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
+from typing import Literal
+
+from tests.scoring.devset.tables import Table
+
+Operation = Literal[
+    "lookup", "grew_to", "change", "pct_change", "average", "sum", "ratio", "share", "pp_diff"
+]
+OPERATIONS: tuple[Operation, ...] = (
+    "lookup",
+    "grew_to",
+    "change",
+    "pct_change",
+    "average",
+    "sum",
+    "ratio",
+    "share",
+    "pp_diff",
+)
+Cell = tuple[int, int]  # (metric, period)
+NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
+
+
+@dataclass(frozen=True)
+class Ask:
+    operation: Operation
+    cells: tuple[Cell, ...]
+    value: Decimal  # the exact result, signed
+    question: str
+    statement: str  # the question as the subject of a sentence ("The change in revenue from ...")
+    computation: str
+    kind: Literal["amount", "count", "per_share", "percent", "points", "ratio"]
+
+
+def value(table: Table, cell: Cell) -> Decimal:
+    found = table.values[cell[0]][cell[1]]
+    assert found is not None
+    return found
+
+
+def cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def pairs_in_time(table: Table, metric: int, rng: random.Random) -> tuple[int, int] | None:
+    """(newer, older) periods of one metric, both with a value."""
+    periods = [p for p in range(len(table.periods)) if table.values[metric][p] is not None]
+    if len(periods) < 2:
+        return None
+    a, b = rng.sample(periods, 2)
+    return (a, b) if table.age(a) > table.age(b) else (b, a)
+
+
+def metrics_of(table: Table, kinds: tuple[str, ...]) -> list[int]:
+    return [m for m, spec in enumerate(table.metrics) if spec.kind in kinds]
+
+
+def ask(table: Table, operation: Operation, rng: random.Random) -> Ask | None:
+    """A question of ``operation`` over ``table``, or None when the table offers none."""
+    numeric = metrics_of(table, ("amount", "count", "per_share"))
+    percents = metrics_of(table, ("percent",))
+    if operation in ("lookup", "grew_to", "change", "pct_change", "average"):
+        pool = numeric + (percents if operation in ("lookup", "average") else [])
+    elif operation == "pp_diff":
+        pool = percents
+    else:
+        pool = metrics_of(table, ("amount", "count"))
+    if not pool:
+        return None
+    m = rng.choice(pool)
+    spec = table.metrics[m]
+    said = spec.said
+    kind: Literal["amount", "count", "per_share", "percent"] = spec.kind
+    if operation == "lookup":
+        cells = [p for p in range(len(table.periods)) if table.values[m][p] is not None]
+        p = rng.choice(cells)
+        question = rng.choice([f"What was {said} {table.place(p)}?", f"What is the {said} {table.place(p)}?"])
+        return Ask(
+            operation,
+            ((m, p),),
+            value(table, (m, p)),
+            question,
+            f"{cap(said)} {table.place(p)}",
+            f"{spec.name} / {table.periods[p]}",
+            kind,
+        )
+    if operation in ("grew_to", "change", "pct_change", "pp_diff"):
+        pair = pairs_in_time(table, m, rng)
+        if pair is None:
+            return None
+        new, old = pair
+        a, b = value(table, (m, new)), value(table, (m, old))
+        if not table.temporal:
+            if operation in ("grew_to", "pct_change"):
+                return None
+            new, old = (new, old) if abs(a) >= abs(b) else (old, new)
+            a, b = value(table, (m, new)), value(table, (m, old))
+            between = f"between {table.name(new)} and {table.name(old)}"
+            question = f"What is the difference in {said} {between}?"
+            return Ask(
+                operation,
+                ((m, new), (m, old)),
+                a - b,
+                question,
+                f"The difference in {said} {between}",
+                f"{a} - {b}",
+                "points" if operation == "pp_diff" else kind,
+            )
+        span = f"from {table.name(old)} to {table.name(new)}"
+        between = f"between {table.name(old)} and {table.name(new)}"
+        if operation == "grew_to":
+            if a == b:
+                return None
+            question = f"How did {said} change {span}?"
+            return Ask(
+                operation,
+                ((m, new), (m, old)),
+                a,
+                question,
+                cap(said),
+                f"{spec.name} / {table.periods[new]}",
+                kind,
+            )
+        if operation == "pct_change":
+            if not b:
+                return None
+            question = rng.choice(
+                [
+                    f"What was the percentage change in {said} {span}?",
+                    f"What is the percentage change in {said} {between}?",
+                    f"By what percentage did {said} change {span}?",
+                ]
+            )
+            return Ask(
+                operation,
+                ((m, new), (m, old)),
+                (a - b) / abs(b) * 100,
+                question,
+                f"The percentage change in {said} {span}",
+                f"({a} - {b}) / {abs(b)} * 100",
+                "percent",
+            )
+        question = rng.choice(
+            [
+                f"What was the change in {said} {span}?",
+                f"By how much did {said} change {between}?",
+                f"By how many percentage points did {said} change {span}?"
+                if operation == "pp_diff"
+                else f"What is the difference in {said} between {table.name(new)} and {table.name(old)}?",
+            ]
+        )
+        return Ask(
+            operation,
+            ((m, new), (m, old)),
+            a - b,
+            question,
+            f"The change in {said} {span}",
+            f"{a} - {b}",
+            "points" if operation == "pp_diff" else kind,
+        )
+    if operation == "average":
+        return average(table, m, rng)
+    if operation == "sum":
+        return total(table, m, rng)
+    return proportion(table, m, operation, rng)
+
+
+def named_periods(table: Table, periods: list[int]) -> str:
+    names = [table.name(p) for p in sorted(periods, key=table.age)]
+    return ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 2 else " and ".join(names)
+
+
+def average(table: Table, m: int, rng: random.Random) -> Ask | None:
+    spec = table.metrics[m]
+    present = [p for p in range(len(table.periods)) if table.values[m][p] is not None]
+    if len(present) < 2:
+        return None
+    if table.blocks and rng.random() < 0.6:
+        block = rng.randrange(len(table.blocks))
+        chosen = [p for p in present if p // len(table.columns) == block]
+        place = f"per quarter in {table.blocks[block]}"
+        question = f"What was the average {spec.said} {place}?"
+    elif len(present) <= 4 and rng.random() < 0.5 and table.temporal:
+        chosen = present
+        ordered = sorted(chosen, key=table.age)
+        place = f"from {table.name(ordered[0])} to {table.name(ordered[-1])}"
+        question = f"What was the average {spec.said} {place}?"
+    else:
+        chosen = rng.sample(present, 2 if len(present) < 4 else rng.choice([2, 3]))
+        place = (
+            table.phrase.format(named_periods(table, chosen))
+            if table.temporal
+            else f"across {named_periods(table, chosen)}"
+        )
+        question = f"What was the average {spec.said} {place}?"
+    cells = tuple((m, p) for p in chosen)
+    values = [value(table, c) for c in cells]
+    return Ask(
+        "average",
+        cells,
+        sum(values, Decimal(0)) / len(values),
+        question,
+        f"The average {spec.said} {place}",
+        f"average({', '.join(map(str, values))})",
+        spec.kind,
+    )
+
+
+def total(table: Table, m: int, rng: random.Random) -> Ask | None:
+    spec = table.metrics[m]
+    present = [p for p in range(len(table.periods)) if table.values[m][p] is not None]
+    partners = [
+        o
+        for o in range(len(table.metrics))
+        if o != m and table.metrics[o].kind == spec.kind and not table.metrics[o].total and not spec.total
+    ]
+    if partners and rng.random() < 0.5:
+        other = rng.choice(partners)
+        p = rng.choice([p for p in present if table.values[other][p] is not None] or [-1])
+        if p < 0:
+            return None
+        a, b = value(table, (m, p)), value(table, (other, p))
+        said = f"{spec.said} and {table.metrics[other].said}"
+        question = rng.choice(
+            [f"What was the sum of {said} {table.place(p)}?", f"What were {said} combined {table.place(p)}?"]
+        )
+        return Ask(
+            "sum",
+            ((m, p), (other, p)),
+            a + b,
+            question,
+            f"The sum of {said} {table.place(p)}",
+            f"{a} + {b}",
+            spec.kind,
+        )
+    if table.blocks and rng.random() < 0.5:
+        block = rng.randrange(len(table.blocks))
+        chosen = [p for p in present if p // len(table.columns) == block]
+        place = f"across the four quarters of {table.blocks[block]}"
+    else:
+        chosen = rng.sample(present, 2)
+        place = (
+            table.phrase.format(named_periods(table, chosen))
+            if table.temporal
+            else f"for {named_periods(table, chosen)}"
+        )
+    values = [value(table, (m, p)) for p in chosen]
+    question = rng.choice(
+        [f"What was the total {spec.said} {place}?", f"What was the sum of {spec.said} {place}?"]
+    )
+    return Ask(
+        "sum",
+        tuple((m, p) for p in chosen),
+        sum(values, Decimal(0)),
+        question,
+        f"The total {spec.said} {place}",
+        " + ".join(map(str, values)),
+        spec.kind,
+    )
+
+
+def proportion(table: Table, m: int, operation: Operation, rng: random.Random) -> Ask | None:
+    """A ratio of two metrics of one period, or a part's percentage of a whole."""
+    spec = table.metrics[m]
+    candidates = [o for o in range(len(table.metrics)) if o != m and table.metrics[o].kind == spec.kind]
+    present = [p for p in range(len(table.periods)) if table.values[m][p] is not None]
+    pairs = [
+        (o, p)
+        for o in candidates
+        for p in present
+        if table.values[o][p] is not None and value(table, (m, p)) > 0 and value(table, (o, p)) > 0
+    ]
+    if operation == "share":
+        pairs = [(o, p) for o, p in pairs if value(table, (o, p)) > value(table, (m, p))]
+        total_row = table.total_row()
+        if total_row is not None and any(o == total_row for o, _ in pairs) and rng.random() < 0.7:
+            pairs = [(o, p) for o, p in pairs if o == total_row]
+    if not pairs:
+        return None
+    other, p = rng.choice(pairs)
+    a, b = value(table, (m, p)), value(table, (other, p))
+    if operation == "ratio" and a < b:  # ratios are asked of the larger figure to the smaller
+        m, other, a, b = other, m, b, a
+        spec = table.metrics[m]
+    part, whole = spec.said, table.metrics[other].said
+    place = table.place(p)
+    if operation == "ratio":
+        question = f"What was the ratio of {part} to {whole} {place}?"
+        return Ask(
+            "ratio",
+            ((m, p), (other, p)),
+            a / b,
+            question,
+            f"The ratio of {part} to {whole} {place}",
+            f"{a} / {b}",
+            "ratio",
+        )
+    question = rng.choice(
+        [
+            f"What percentage of {whole} was {part} {place}?",
+            f"What share of {whole} did {part} account for {place}?",
+            f"What was {part} as a percentage of {whole} {place}?",
+        ]
+    )
+    return Ask(
+        "share",
+        ((m, p), (other, p)),
+        a / b * 100,
+        question,
+        f"{cap(part)} as a percentage of {whole} {place}",
+        f"{a} / {b} * 100",
+        "percent",
+    )
+
+
+def rounded(exact: Decimal, decimals: int) -> Decimal:
+    return exact.quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP)
+
+
+def decimals_for(table: Table, question: Ask, rng: random.Random) -> int:
+    if question.operation in ("lookup", "grew_to"):
+        return table.percent_decimals if question.kind == "percent" else cell_decimals(table, question.kind)
+    if question.kind in ("percent", "points"):
+        if question.operation in ("pp_diff", "average") and question.kind == "points":
+            return table.percent_decimals
+        return rng.choice([1, 2]) if question.operation != "average" else 2
+    if question.kind == "ratio":
+        return 2
+    if question.operation == "average":
+        # An average of whole numbers is written with the decimals it has, at most one or two.
+        own = max(0, -question.value.normalize().as_tuple().exponent)  # type: ignore[operator]
+        return max(cell_decimals(table, question.kind), min(own, rng.choice([1, 2])))
+    return cell_decimals(table, question.kind)
+
+
+def cell_decimals(table: Table, kind: str) -> int:
+    return {"count": 0, "per_share": 2}.get(kind, table.decimals)
+
+
+def ambiguous(exact: Decimal, decimals: int) -> bool:
+    """A result on a rounding boundary (x.xx5 exactly) has two honest roundings: not used."""
+    scaled = abs(exact) * Decimal(10) ** decimals
+    return abs(scaled - scaled.to_integral_value() - Decimal("0.5")) < Decimal("1e-9") or scaled < 1
+
+
+Phrasing = Literal["restated", "prompt_only"]
+
+
+@dataclass(frozen=True)
+class Written:
+    figure: str
+    sentence: str  # the answer's sentence holding the figure
+    worded: bool  # the sign is a word (fell, decrease), the figure unsigned
+
+
+def write(table: Table, question: Ask, decimals: int, phrasing: Phrasing, rng: random.Random) -> Written:
+    exact = rounded(question.value, decimals)
+    negative = exact < 0
+    worded = question.operation in ("change", "pct_change", "pp_diff") and rng.random() < 0.5
+    number = f"{abs(exact):,.{decimals}f}"
+    sign = "-" if negative and not worded else ""
+    if question.kind in ("percent",):
+        figure = f"{sign}{number}%"
+    elif question.kind == "points":
+        figure = f"{sign}{number} " + rng.choice(["percentage points", "percentage points", "points"])
+        if not worded and figure.endswith(" points") and not figure.endswith("percentage points"):
+            figure = f"{sign}{number} percentage points"
+    elif question.kind == "ratio":
+        figure = f"{sign}{number}"
+    elif question.kind == "per_share":
+        figure = f"{sign}{table.scale.currency.strip() or '$'}{number}"
+    else:
+        figure = sign + amount_form(table, question.kind, number, rng)
+    if question.operation == "grew_to":
+        verb = (
+            "grew to"
+            if question.value > value(table, question.cells[1])
+            else rng.choice(["fell to", "declined to"])
+        )
+        place = table.place(question.cells[0][1])
+        sentence = (
+            f"It {verb} {figure}."
+            if phrasing == "prompt_only"
+            else f"{question.statement} {verb} {figure} {place}."
+        )
+        return Written(figure, sentence, True)
+    if worded:
+        if negative:
+            verb = rng.choice(["fell by", "decreased by", "was down", "was a decrease of"])
+        else:
+            verb = rng.choice(["rose by", "increased by", "was up", "was an increase of"])
+        if question.operation == "pp_diff" or question.kind == "percent":
+            verb = verb.replace("was a decrease of", "fell by").replace("was an increase of", "rose by")
+        return Written(figure, f"It {verb} {figure}.", True)
+    if phrasing == "restated" and rng.random() < 0.4:
+        return Written(figure, f"{question.statement} was {figure}.", False)
+    return Written(
+        figure, rng.choice([f"It is {figure}.", f"It was {figure}.", f"The answer is {figure}."]), False
+    )
+
+
+def amount_form(table: Table, kind: str, number: str, rng: random.Random) -> str:
+    scale = table.scale
+    if kind == "count":
+        return number
+    forms = [number]
+    if scale.currency:
+        forms.append(f"{scale.currency}{number}")
+    if scale.word:
+        forms += [f"{number} {scale.word}"] * 2
+        if scale.currency:
+            forms += [f"{scale.currency}{number} {scale.word}"] * 3
+            if scale.suffix:
+                forms.append(f"{scale.currency}{number}{scale.suffix}")
+    if scale.unit:
+        forms.append(f"{number} {scale.unit}")
+    return rng.choice(forms)
+
+
+def figure_number(figure: str) -> tuple[Decimal, int]:
+    found = NUMBER.search(figure)
+    assert found is not None, figure
+    text = found.group().replace(",", "")
+    return Decimal(text), len(text.split(".")[1]) if "." in text else 0
+
+
+def half_unit(number: Decimal, decimals: int) -> Decimal:
+    """Half a unit of the figure's last stated digit; trailing zeros of an integer state less."""
+    if decimals:
+        return Decimal(1).scaleb(-decimals) / 2
+    digits = str(abs(int(number)))
+    zeros = len(digits) - len(digits.rstrip("0")) if number else 0
+    return Decimal(10) ** zeros / 2
+
+
+def simple_values(table: Table, evidence_text: str) -> list[float]:
+    """Every cell and every number printed in the evidence, and the simple values derived from them:
+    sums, differences, averages, ratios and percentage changes of any two, sums and averages of
+    any three or more along a row and of any three down a column; all as magnitudes."""
+    cells: list[float] = []
+    for m in range(len(table.metrics)):
+        row = [float(v) for v in table.values[m] if v is not None]
+        row += [float(v) for v in table.extra_values(m) if v is not None]
+        cells += row
+    printed = [float(n.replace(",", "")) for n in NUMBER.findall(evidence_text)]
+    base = sorted({abs(v) for v in cells + printed})
+    out = set(base)
+    out.update(v / 100 for v in base)
+    for a, b in itertools.permutations(cells + printed, 2):
+        out.update({abs(a + b), abs(a - b), abs(a + b) / 2})
+        if b:
+            out.update({abs(a / b), abs(a / b * 100), abs((a - b) / b * 100)})
+    for m in range(len(table.metrics)):
+        row = [float(v) for v in table.values[m] if v is not None]
+        for size in range(3, len(row) + 1):
+            for group in itertools.combinations(row, size):
+                out.update({abs(sum(group)), abs(sum(group) / size)})
+    for p in range(len(table.periods)):
+        column = [float(row[p]) for row in table.values if row[p] is not None]
+        for group in itertools.combinations(column, 3):
+            out.update({abs(sum(group)), abs(sum(group) / 3)})
+        if column:
+            out.update({abs(sum(column)), abs(sum(column) / len(column))})
+    return sorted(out)
+
+
+def corrupt(figure: str, candidates: list[float], rng: random.Random) -> str | None:
+    """One digit of ``figure`` changed, such that no candidate value reads as it at its precision."""
+    found = NUMBER.search(figure)
+    assert found is not None
+    positions = [i for i in range(found.start(), found.end()) if figure[i].isdigit()]
+    options = [(i, d) for i in positions for d in "0123456789" if d != figure[i]]
+    rng.shuffle(options)
+    for i, digit in options:
+        if i == positions[0] and digit == "0":
+            continue
+        changed = figure[:i] + digit + figure[i + 1 :]
+        number, decimals = figure_number(changed)
+        tolerance = float(half_unit(number, decimals)) + 1e-9
+        if not any(abs(c - float(number)) <= tolerance for c in nearby(candidates, float(number), tolerance)):
+            return changed
+    return None
+
+
+def nearby(candidates: list[float], target: float, tolerance: float) -> list[float]:
+    lo = bisect.bisect_left(candidates, target - tolerance)
+    hi = bisect.bisect_right(candidates, target + tolerance)
+    return candidates[lo:hi]

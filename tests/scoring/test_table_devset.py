@@ -1,0 +1,69 @@
+"""Issue 17's gate: figures computed from tables (tests/scoring/devset/tables.jsonl).
+
+Every case holds a table in one of the forms agents see, a question, an answer stating the
+correct computed figure and the same answer with one digit of it changed. The correct figures
+must be supported (>= 95%) and never contradicted; the corruptions flagged (>= 98%).
+``python -m tests.scoring.devset -v`` prints the rates by form, operation and feature.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.scoring.devset.generate import build_cases, dumps
+from tests.scoring.devset.measure import DEVSET, Outcome, Rates, failures, load_cases, measure, report
+from tests.scoring.devset.questions import OPERATIONS
+from tests.scoring.devset.tables import FORMS
+
+SUPPORTED_FLOOR = 0.95
+FLAGGED_FLOOR = 0.98
+DIGIT = re.compile(r"\d")
+
+
+@pytest.fixture(scope="module")
+def outcomes() -> list[Outcome]:
+    found = measure(load_cases())
+    print("\n" + report(found))
+    return found
+
+
+def test_the_committed_set_is_what_the_generator_writes() -> None:
+    assert DEVSET.read_text(encoding="utf-8") == dumps(build_cases())
+
+
+def test_the_set_is_big_and_varied() -> None:
+    cases = load_cases()
+    assert len(cases) >= 200
+    assert len({case["id"] for case in cases}) == len(cases)
+    assert {case["form"] for case in cases} == set(FORMS)
+    assert {case["operation"] for case in cases} == set(OPERATIONS)
+    restated = sum(case["user_prompt"] is None for case in cases)
+    assert 0.4 <= restated / len(cases) <= 0.6
+
+
+def test_each_corruption_changes_one_digit_of_the_figure() -> None:
+    for case in load_cases():
+        figure, corrupted = case["figure"], case["corrupted_figure"]
+        assert case["answer"].count(figure) == 1, case["id"]
+        assert case["corrupted_answer"] == case["answer"].replace(figure, corrupted), case["id"]
+        assert len(figure) == len(corrupted), case["id"]
+        changed = [(a, b) for a, b in zip(figure, corrupted, strict=True) if a != b]
+        assert len(changed) == 1 and all(DIGIT.match(c) for c in changed[0]), case["id"]
+
+
+def test_correct_figures_are_supported(outcomes: list[Outcome]) -> None:
+    rates = Rates.of(outcomes)
+    assert rates.supported >= SUPPORTED_FLOOR, f"{rates.line('all')}\n{failures(outcomes)}"
+
+
+def test_correct_figures_are_never_contradicted(outcomes: list[Outcome]) -> None:
+    contradicted = [o for o in outcomes if o.correct == "contradicted"]
+    assert not contradicted, failures(contradicted)
+
+
+def test_corruptions_are_flagged(outcomes: list[Outcome]) -> None:
+    rates = Rates.of(outcomes)
+    missed = [o for o in outcomes if not o.flagged]
+    assert rates.flagged >= FLAGGED_FLOOR, f"{rates.line('all')}\n{failures(missed)}"
