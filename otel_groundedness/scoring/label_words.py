@@ -107,10 +107,16 @@ class AtomContext:
     sentence window used ("Revenue for 2024 was $1.2M").
     """
 
-    __slots__ = ("_text", "_words", "end", "lower", "near_lower", "near_upper", "start", "upper")
+    __slots__ = ("_text", "_words", "end", "lower", "near_lower", "near_upper", "previous", "start", "upper")
 
     def __init__(
-        self, text: str, start: int, end: int, sentence: tuple[int, int], neighbours: tuple[int, int]
+        self,
+        text: str,
+        start: int,
+        end: int,
+        sentence: tuple[int, int],
+        neighbours: tuple[int, int],
+        previous: tuple[int, int] | None = None,
     ) -> None:
         self._text = text
         self.start = start
@@ -118,7 +124,15 @@ class AtomContext:
         self.lower, self.upper = sentence
         self.near_lower = max(self.lower, neighbours[0])  # end of the previous atom
         self.near_upper = min(self.upper, neighbours[1])  # start of the next atom
+        self.previous = previous  # the span of the sentence before, if any
         self._words: set[str] | None = None
+
+    def sentence_text(self) -> str:
+        return self._text[self.lower : self.upper]
+
+    def previous_text(self) -> str:
+        """The answer's sentence before this one ("What was X?" restated before "It is 3.85%.")."""
+        return "" if self.previous is None else self._text[self.previous[0] : self.previous[1]]
 
     def words(self) -> set[str]:
         if self._words is None:

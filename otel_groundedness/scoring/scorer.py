@@ -73,7 +73,11 @@ def score(
         needs = derivation_needs(atoms, needs)
     index = EvidenceIndex(corpus, extract, needs, budget)
     if policy.derived_values:
-        deriver = Deriver(index, policy.max_derivation_operands, policy.max_derivation_candidates)
+        # The question is read for what it asks (a computation, the rows and columns it names)
+        # whether or not the policy lets its figures count as evidence.
+        deriver = Deriver(
+            index, policy.max_derivation_operands, policy.max_derivation_candidates, user_prompt
+        )
     spans = sentence_spans(text, atoms)
     sentence_of = _sentence_numbers(atoms, spans)
     judged = _judge_atoms(text, atoms, spans, sentence_of, index, policy.contradicted_band, deriver)
@@ -115,7 +119,8 @@ def _judge_atoms(
         budget.left -= ATOM
         previous_end = atoms[position - 1].end if position else 0
         next_start = atoms[position + 1].start if position + 1 < len(atoms) else len(text)
-        around = AtomContext(text, atom.start, atom.end, spans[sentence], (previous_end, next_start))
+        previous = spans[sentence - 1] if sentence else None
+        around = AtomContext(text, atom.start, atom.end, spans[sentence], (previous_end, next_start), previous)
         try:
             judgement = judge(atom, index, around, band, deriver)
         except BudgetSpent:

@@ -1,0 +1,177 @@
+"""Operands chosen by labels: the derivation search over table cells the question names.
+
+The label words (and years, quarters) of the answer's sentence, its previous sentence and the
+turn's question pick rows and columns: a row or column is picked when its label words meet the
+asked words and no other row (column) of its table meets a strict superset of them ("operating
+income" picks "Operating income", not "Net income"; "revenue" and "operating income" pick both).
+The search tries, in tiers counted cumulatively:
+
+1. the cells at the intersections of the picked rows and columns ("operating income", "2023 and
+   2024": two cells);
+2. then every picked row and every picked column as a family.
+
+A tier counts its candidates before it is searched and accepts its best result by the chance rule
+of ``scoring.derivations`` over that count: only candidates actually tried count, so two cells
+named by the question allow a two-decimal percentage that a whole-table search could not.
+Pairs share a row or a column. A change reads newer minus older when both cells name years (one
+candidate); without years both orders are tried (two). The words of a change ("change",
+"increase") pick no row or column: they say what is computed, not from what. Sums, differences and averages combine cells of one scale; the
+answer's figure is compared at the cells' scale when it writes a magnitude ("434.7 million").
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable
+from itertools import combinations
+
+from otel_groundedness.scoring.budget import PROBE, WorkBudget
+from otel_groundedness.scoring.derivation import Derivation
+from otel_groundedness.scoring.results import DerivedOperation
+from otel_groundedness.scoring.table_book import TableBook, cell_hit
+from otel_groundedness.scoring.tables import Cell, Table
+
+CHANCE_LIMIT = 0.05
+PERCENT_SCALE = 100.0
+MAX_FAMILY = 24  # cells of one family combined pairwise (a picked row of a wide table, a column)
+_MAGNITUDE = re.compile(r"\d\s*(?:k|m|mn|bn|b|thousand|million|billion|trillion)\b", re.IGNORECASE)
+
+
+class TableTarget:
+    """The answer figure as the table search sees it."""
+
+    __slots__ = ("difference_goals", "floor", "goal", "magnitude", "operations", "percent", "reach", "scale")
+
+    def __init__(
+        self,
+        value: float,
+        tolerance: float,
+        floor: float,
+        text: str,
+        percent: bool,
+        decrease: bool,
+        operations: frozenset[DerivedOperation],
+    ) -> None:
+        self.goal = -value if decrease and value > 0 else value
+        self.reach = tolerance + 1e-9 * max(1.0, abs(value))
+        self.floor = floor
+        self.percent = percent
+        self.scale = max(abs(value), PERCENT_SCALE) if percent else abs(value)
+        self.magnitude = _MAGNITUDE.search(text) is not None
+        self.operations = operations
+
+    def chance(self, candidates: int, distance: float) -> float:
+        return candidates * 2.0 * max(distance, self.floor) / self.scale
+
+
+def picked(labels: dict[int, frozenset[str]], asked: frozenset[str]) -> list[int]:
+    """The rows (columns) whose label words meet ``asked`` and are no strict subset of another's match."""
+    matched = {number: words & asked for number, words in labels.items()}
+    matched = {number: found for number, found in matched.items() if found}
+    return [
+        number
+        for number, found in matched.items()
+        if not any(found < other for other in matched.values())
+    ]
+
+
+def table_derivation(
+    book: TableBook, target: TableTarget, asked: frozenset[str], budget: WorkBudget
+) -> Derivation | None:
+    """A derivation of the target from cells the asked words pick, passing the chance rule."""
+    tiers: list[list[list[Cell]]] = [[], []]
+    for table in book.tables:
+        rows = set(picked(table.row_words, asked))
+        columns = set(picked(table.column_words, asked))
+        if rows and columns:
+            tiers[0].append([cell for cell in table.cells if cell.row in rows and cell.column in columns])
+        tiers[1].extend(_families(table, rows, columns))
+    count = 0
+    searched: list[list[Cell]] = []
+    for tier in tiers:
+        families = [family for family in tier if 2 <= len(family) <= MAX_FAMILY]
+        if not families:
+            continue
+        budget.pay(PROBE * sum(len(family) ** 2 for family in families))
+        for family in families:
+            count += sum(1 for _ in _candidates(family, target))
+        searched += families
+        if target.chance(count, 0.0) > CHANCE_LIMIT:
+            return None  # even an exact hit among this many could be an accident
+        best: tuple[float, DerivedOperation, tuple[Cell, ...], float] | None = None
+        for family in searched:
+            for operation, cells, result in _candidates(family, target):
+                distance = abs(result - target.goal)
+                if distance <= target.reach and (best is None or distance < best[0]):
+                    best = (distance, operation, cells, result)
+        if best is not None and target.chance(count, best[0]) <= CHANCE_LIMIT:
+            distance, operation, cells, result = best
+            scaled = target.magnitude and operation in ("sum", "difference", "average")
+            return Derivation(operation, tuple(cell_hit(cell, scaled) for cell in cells), result)
+    return None
+
+
+def _families(table: Table, rows: set[int], columns: set[int]) -> Iterable[list[Cell]]:
+    for row in sorted(rows):
+        yield [cell for cell in table.cells if cell.row == row]
+    for column in sorted(columns):
+        yield [cell for cell in table.cells if cell.column == column]
+
+
+def _candidates(
+    family: list[Cell], target: TableTarget
+) -> Iterable[tuple[DerivedOperation, tuple[Cell, ...], float]]:
+    """Every (operation, operands in formula order, result) the family offers the target."""
+    operations = target.operations
+    if "average" in operations or ("sum" in operations and len(family) >= 3):
+        same = _one_scale(family, target)
+        if same is not None:
+            total = math.fsum(cell.value for cell in family) * same
+            if "sum" in operations and len(family) >= 3:
+                yield "sum", tuple(family), total
+            if "average" in operations:
+                yield "average", tuple(family), total / len(family)
+    for first, second in combinations(family, 2):
+        if first.row != second.row and first.column != second.column:
+            continue  # a cell of one row and another column: no computation relates them
+        for newer, older in _orders(first, second):
+            yield from _pair(newer, older, target)
+        if "sum" in operations:
+            same = _one_scale((first, second), target)
+            if same is not None:
+                yield "sum", (first, second), (first.value + second.value) * same
+
+
+def _orders(first: Cell, second: Cell) -> list[tuple[Cell, Cell]]:
+    """(newer, older) when both columns name different years, else both orders."""
+    if first.year is not None and second.year is not None and first.year != second.year:
+        return [(first, second) if first.year > second.year else (second, first)]
+    return [(first, second), (second, first)]
+
+
+def _pair(newer: Cell, older: Cell, target: TableTarget) -> Iterable[tuple[DerivedOperation, tuple[Cell, ...], float]]:
+    operations = target.operations
+    same = _one_scale((newer, older), target)
+    if "difference" in operations and same is not None:
+        yield "difference", (newer, older), (newer.value - older.value) * same
+    if "pp_difference" in operations and newer.percent and older.percent:
+        yield "pp_difference", (newer, older), newer.value - older.value
+    if older.value == 0 or newer.percent != older.percent:
+        return
+    if "pct_change" in operations:
+        yield "pct_change", (newer, older), (newer.value - older.value) / abs(older.value) * 100.0
+    if "ratio" in operations:
+        ratio = newer.value / older.value * 10.0 ** (newer.power - older.power)
+        yield "ratio", (newer, older), ratio * 100.0 if target.percent else ratio
+
+
+def _one_scale(cells: Iterable[Cell], target: TableTarget) -> float | None:
+    """The factor a sum, difference or average of ``cells`` is read at: their scale's power of
+    ten when the answer writes a magnitude, else 1; None when they mix scales or percents with
+    figures."""
+    kinds = {(cell.power, cell.percent) for cell in cells}
+    if len(kinds) != 1:
+        return None
+    power, _ = kinds.pop()
+    return 10.0**power if target.magnitude else 1.0

@@ -1,0 +1,82 @@
+"""Table readers for JSON: an array of rows whose first row(s) are headers, and an array of records.
+
+``[["", "2024", "2023"], ["Total assets", "$ 4,812.6", "$ 4,377.9"]]`` is a grid as it stands.
+An array of records whose first value is a string (``{"item": "Revenue", "2024": 4812.6}``,
+``{"period": "2024", "revenue": "4,669.9"}``) is one too: its keys are the header row and each
+record's first value its row label. Lists of more than ``MAX_RECORDS`` records are data, not a
+table a person reads: they are left to the operand families, whose label words read the keys.
+Each cell's citation is its JSON path. Linear in the cells read, capped at ``MAX_TABLE_CELLS``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from otel_groundedness.scoring.corpus import Path
+from otel_groundedness.scoring.tables import MAX_CELL_CHARS, MAX_TABLE_CELLS, RawCell
+
+Grid = list[list[RawCell]]
+MAX_RECORDS = 200
+
+
+def json_grid(rows: Sequence[Any], path: Path) -> Grid | None:
+    """The grid of a JSON array of rows or of period-keyed records, or None."""
+    first = rows[0]
+    if isinstance(first, list | tuple):
+        return _rows(rows, path)
+    if isinstance(first, Mapping):
+        return _records(rows, path)
+    return None
+
+
+def _cell(value: Any, path: Path) -> RawCell:
+    if isinstance(value, bool) or value is None:
+        return RawCell("", path)
+    if isinstance(value, int | float):
+        number = float(value)
+        return RawCell(repr(value), path, number=number if number == number else None)
+    text = value if isinstance(value, str) else ""
+    return RawCell(text if len(text) <= MAX_CELL_CHARS else "", path)
+
+
+def _rows(rows: Sequence[Any], path: Path) -> Grid | None:
+    grid: Grid = []
+    cells = 0
+    for number, row in enumerate(rows):
+        if not isinstance(row, list | tuple):
+            return None  # a list of mixed things is no table
+        row_path = (path, number)
+        cells += len(row)
+        if cells > MAX_TABLE_CELLS:
+            break
+        grid.append([_year_or_cell(value, (row_path, column), number) for column, value in enumerate(row)])
+    return grid
+
+
+def _year_or_cell(value: Any, path: Path, row: int) -> RawCell:
+    """A JSON integer year in the first row is a header ("2024"), not a figure."""
+    if row == 0 and type(value) is int and 1900 <= value < 2100:
+        return RawCell(str(value), path)
+    return _cell(value, path)
+
+
+def _records(rows: Sequence[Any], path: Path) -> Grid | None:
+    keys: list[str] = []
+    for key in rows[0]:
+        if not isinstance(key, str):
+            return None
+        keys.append(key)
+    if len(rows) > MAX_RECORDS or len(keys) < 2 or not isinstance(rows[0].get(keys[0]), str):
+        return None
+    grid: Grid = [[RawCell(key, (path, key)) for key in keys]]
+    cells = len(keys)
+    for number, record in enumerate(rows):
+        if not isinstance(record, Mapping):
+            return None
+        record_path = (path, number)
+        cells += len(keys)
+        if cells > MAX_TABLE_CELLS:
+            break
+        grid.append([_cell(record.get(key), (record_path, key)) for key in keys])
+    return grid
