@@ -39,8 +39,11 @@ def test_the_set_is_big_and_varied() -> None:
     assert len({case["id"] for case in cases}) == len(cases)
     assert {case["form"] for case in cases} == set(FORMS)
     assert {case["operation"] for case in cases} == set(OPERATIONS)
-    restated = sum(case["user_prompt"] is None for case in cases)
-    assert 0.4 <= restated / len(cases) <= 0.6
+    for phrasing in ("restated", "prompt_only"):  # both phrasings, roughly half each
+        share = sum(case["phrasing"] == phrasing for case in cases) / len(cases)
+        assert 0.4 <= share <= 0.6, (phrasing, share)
+    for case in cases:
+        assert (case["user_prompt"] is None) == (case["phrasing"] != "prompt_only"), case["id"]
 
 
 def test_each_corruption_changes_one_digit_of_the_figure() -> None:

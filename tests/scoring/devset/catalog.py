@@ -42,7 +42,7 @@ def share(part: Values, whole: Values, decimals: int) -> Values:
     ]
 
 
-def table(values: Sequence[Values], **kwargs: object) -> Table:
+def table(values: Sequence[Sequence[Decimal | None]], **kwargs: object) -> Table:
     return Table(values=tuple(tuple(row) for row in values), **kwargs)  # type: ignore[arg-type]
 
 

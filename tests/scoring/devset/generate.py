@@ -1,37 +1,44 @@
 """Write ``tables.jsonl``: ``python -m tests.scoring.devset.generate`` (seeded; same file every run).
 
-Cases go round the tables of ``catalog``, each time with fresh numbers, the next form for that
-table, the next operation the table offers, and the two phrasings in turn: the question restated
-in the answer (``user_prompt`` null) or asked only in ``user_prompt``.
+Generated cases go round the tables of ``catalog``, each time with fresh numbers, the next form
+for that table, the operation asked least so far that the table offers, and the two phrasings in
+turn: the question restated in the answer (``user_prompt`` null) or asked only in ``user_prompt``.
+A quarter of them carry a second tool result, another table, as agents' turns do. The cases of
+``handwritten`` follow, checked against their operands.
 """
 
 from __future__ import annotations
 
 import json
 import random
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 from tests.scoring.devset.catalog import BUILDERS, fixed_chip_segments, fixed_issue_example, fixed_mining
+from tests.scoring.devset.corruption import corrupt, figure_number, printed_numbers, simple_values
+from tests.scoring.devset.handwritten import HANDWRITTEN
 from tests.scoring.devset.questions import (
     OPERATIONS,
+    Operation,
     Phrasing,
     ambiguous,
     ask,
-    corrupt,
     decimals_for,
-    simple_values,
+    rounded,
     write,
 )
 from tests.scoring.devset.tables import FORMS, Form, Style, Table, render
 
 SEED = 17
-CASES = 240
-# Direct lookups and "grew to" need no derivation: fewer of them, more computed figures.
+GENERATED = 240
+# Direct lookups and "grew to" need no derivation: fewer of them, more computed figures. Ratios
+# are rarer in answers than changes and shares.
 WEIGHTS = {"lookup": 0.7, "grew_to": 0.5, "ratio": 0.6}
 # The hand-typed tables offer few distinct questions: they take part in the first rounds only.
 FIXED = (fixed_issue_example, fixed_chip_segments, fixed_mining)
 FIXED_ROUNDS = 5
+SECOND_ITEM = 0.25
 OUTPUT = Path(__file__).parent / "tables.jsonl"
 
 
@@ -56,45 +63,70 @@ def features(table: Table, form: Form, style: Style) -> list[str]:
     """What this rendering shows of the habits issue 17 lists (for reading the rates by feature)."""
     cells = [v for row in table.values for v in row]
     kinds = {metric.kind for metric in table.metrics}
+    printed_layout = form != "records"
     found = {
         "scale_note": bool(table.scale.note),
-        "multi_row_header": bool(table.group) and form != "records",
-        "header_per_block": bool(table.blocks) and form != "records",
-        "section_rows": any(m.section for m in table.metrics) and form != "records",
-        "indented_rows": any(m.indent for m in table.metrics) and form != "records",
+        "multi_row_header": bool(table.group) and printed_layout,
+        "header_per_block": bool(table.blocks) and printed_layout,
+        "section_rows": any(m.section for m in table.metrics) and printed_layout,
+        "indented_rows": any(m.indent for m in table.metrics) and printed_layout,
         "empty_cells": None in cells,
         "negatives_in_parens": any(v is not None and v < 0 for v in cells) and style.parens,
         "negatives": any(v is not None and v < 0 for v in cells),
-        "footnotes": any(m.footnote for m in table.metrics) and form != "records",
+        "footnotes": any(m.footnote for m in table.metrics) and printed_layout,
         "per_share_rows": "per_share" in kinds,
         "percent_rows": "percent" in kinds,
-        "percent_columns": bool(table.extras) and form != "records",
+        "percent_columns": bool(table.extras) and printed_layout,
+        "currency_in_cells": bool(table.scale.currency) and style.currency_cells and not style.raw_numbers,
         "no_separator_row": form == "markdown" and not style.separator,
+        "quoted_fields": form == "csv",
         "json_string": form in ("json_rows", "records") and style.as_string,
         "raw_numbers": form == "records" and style.raw_numbers,
     }
     return [name for name, present in found.items() if present]
 
 
-def evidence_text(item: Any) -> str:
-    return item if isinstance(item, str) else json.dumps(item, ensure_ascii=False)
+def answer_features(figure: str, worded: bool) -> list[str]:
+    words = ("thousand", "million", "billion", "m", "bn")
+    return [
+        name
+        for name, present in (
+            ("answer_at_scale", figure.endswith(words)),
+            ("answer_minus_sign", figure.startswith("-")),
+            ("answer_sign_word", worded),
+        )
+        if present
+    ]
+
+
+def evidence_text(items: list[Any]) -> str:
+    return " ".join(item if isinstance(item, str) else json.dumps(item, ensure_ascii=False) for item in items)
 
 
 def build_case(
-    number: int, table: Table, form: Form, phrasing: Phrasing, rng: random.Random, operations: list[str]
+    number: int,
+    tables: tuple[Table, Table | None],
+    form: Form,
+    phrasing: Phrasing,
+    rng: random.Random,
+    operations: list[Operation],
 ) -> dict[str, Any] | None:
+    table, other = tables
     style = style_for(form, rng)
-    item = render(table, form, style)
-    text = evidence_text(item)
+    evidence = [render(table, form, style)]
+    if other is not None:
+        second = render(other, rng.choice(FORMS), style_for(form, rng))
+        evidence.insert(rng.randrange(2), second)
+    grids = [t.grid() for t in (table, other) if t is not None]
     for operation in operations:
-        question = ask(table, operation, rng)  # type: ignore[arg-type]
+        question = ask(table, operation, rng)
         if question is None:
             continue
         decimals = decimals_for(table, question, rng)
         if question.operation not in ("lookup", "grew_to") and ambiguous(question.value, decimals):
             continue
         written = write(table, question, decimals, phrasing, rng)
-        candidates = simple_values(table, text + " " + question.question)
+        candidates = simple_values(grids, printed_numbers(evidence_text(evidence) + " " + question.question))
         corrupted = corrupt(written.figure, candidates, rng)
         if corrupted is None:
             continue
@@ -103,13 +135,14 @@ def build_case(
         if answer.count(written.figure) != 1:
             continue
         sentence = written.sentence.replace(written.figure, corrupted)
+        shown = features(table, form, style) + answer_features(written.figure, written.worded)
         return {
             "id": f"tbl-{number:03d}",
             "form": form,
-            "features": features(table, form, style),
+            "features": shown + (["second_evidence_item"] if other is not None else []),
             "operation": question.operation,
             "phrasing": phrasing,
-            "evidence": [item],
+            "evidence": evidence,
             "user_prompt": None if phrasing == "restated" else question.question,
             "answer": answer,
             "figure": written.figure,
@@ -120,28 +153,78 @@ def build_case(
     return None
 
 
-def build_cases() -> list[dict[str, Any]]:
-    rng = random.Random(SEED)
+def generated(rng: random.Random) -> list[dict[str, Any]]:
     cases: list[dict[str, Any]] = []
     turn = 0
     asked = dict.fromkeys(OPERATIONS, 0)
-    while len(cases) < CASES:
+    while len(cases) < GENERATED:
         index = turn % len(BUILDERS)
         round_ = turn // len(BUILDERS)
         turn += 1
-        form = FORMS[(index + round_) % len(FORMS)]
-        phrasing: Phrasing = "restated" if len(cases) % 2 else "prompt_only"
         if BUILDERS[index] in FIXED and round_ >= FIXED_ROUNDS:
             continue
+        form = FORMS[(index + round_) % len(FORMS)]
+        phrasing: Phrasing = "restated" if len(cases) % 2 else "prompt_only"
         # The operation asked least so far goes first: a table that cannot ask it asks the next.
         operations = sorted(
             OPERATIONS, key=lambda op: (asked[op] / WEIGHTS.get(op, 1.0), (turn + OPERATIONS.index(op)) % 9)
         )
-        case = build_case(len(cases) + 1, BUILDERS[index](rng), form, phrasing, rng, operations)
+        table = BUILDERS[index](rng)
+        other = None
+        if rng.random() < SECOND_ITEM:
+            other = BUILDERS[(index + rng.randrange(1, len(BUILDERS))) % len(BUILDERS)](rng)
+        case = build_case(len(cases) + 1, (table, other), form, phrasing, rng, operations)
         if case is not None:
             asked[case["operation"]] += 1
             cases.append(case)
     return cases
+
+
+def result(operation: str, operands: list[Decimal]) -> Decimal:
+    """The exact result of a hand-written case's operation."""
+    a = operands[0]
+    b = operands[1] if len(operands) > 1 else Decimal(0)
+    computed = {
+        "lookup": lambda: a,
+        "grew_to": lambda: a,
+        "change": lambda: a - b,
+        "pp_diff": lambda: a - b,
+        "pct_change": lambda: (a - b) / abs(b) * 100,
+        "average": lambda: sum(operands, Decimal(0)) / len(operands),
+        "sum": lambda: sum(operands, Decimal(0)),
+        "ratio": lambda: a / b,
+        "share": lambda: a / b * 100,
+    }
+    return computed[operation]()
+
+
+def handwritten(first: int, rng: random.Random) -> list[dict[str, Any]]:
+    cases = []
+    for number, spec in enumerate(HANDWRITTEN, first):
+        operands = [Decimal(text) for text in spec["operands"]]
+        exact = result(spec["operation"], operands)
+        written, decimals = figure_number(spec["figure"])
+        assert rounded(abs(exact), decimals) == written, (spec["figure"], exact)
+        text = evidence_text(spec["evidence"]) + " " + (spec["user_prompt"] or "")
+        corrupted = corrupt(spec["figure"], simple_values([], printed_numbers(text)), rng)
+        assert corrupted is not None, spec["figure"]
+        answer = spec["answer"]
+        start = answer.index(spec["figure"])
+        case = {"id": f"tbl-{number:03d}"}
+        case.update((key, value) for key, value in spec.items() if key != "operands")
+        case.update(
+            corrupted_answer=answer[:start] + corrupted + answer[start + len(spec["figure"]) :],
+            corrupted_figure=corrupted,
+            computation=f"{spec['operation']}({', '.join(spec['operands'])}) = {exact:.6g}",
+        )
+        cases.append(case)
+    return cases
+
+
+def build_cases() -> list[dict[str, Any]]:
+    rng = random.Random(SEED)
+    cases = generated(rng)
+    return cases + handwritten(len(cases) + 1, rng)
 
 
 def dumps(cases: list[dict[str, Any]]) -> str:

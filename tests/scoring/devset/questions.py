@@ -8,10 +8,7 @@ equals a cell of the table or a simple value derived from its cells, at the figu
 
 from __future__ import annotations
 
-import bisect
-import itertools
 import random
-import re
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Literal
@@ -33,7 +30,6 @@ OPERATIONS: tuple[Operation, ...] = (
     "pp_diff",
 )
 Cell = tuple[int, int]  # (metric, period)
-NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
 
 
 @dataclass(frozen=True)
@@ -124,7 +120,7 @@ def ask(table: Table, operation: Operation, rng: random.Random) -> Ask | None:
         span = f"from {table.name(old)} to {table.name(new)}"
         between = f"between {table.name(old)} and {table.name(new)}"
         if operation == "grew_to":
-            if a == b:
+            if a == b or a <= 0 or b <= 0:
                 return None
             question = f"How did {said} change {span}?"
             return Ask(
@@ -371,7 +367,10 @@ class Written:
 def write(table: Table, question: Ask, decimals: int, phrasing: Phrasing, rng: random.Random) -> Written:
     exact = rounded(question.value, decimals)
     negative = exact < 0
-    worded = question.operation in ("change", "pct_change", "pp_diff") and rng.random() < 0.5
+    # A sign word over negative cells ("cash used ... increased") would say the opposite of the
+    # arithmetic, so such changes are written signed.
+    positive = all(value(table, cell) > 0 for cell in question.cells)
+    worded = question.operation in ("change", "pct_change", "pp_diff") and positive and rng.random() < 0.5
     number = f"{abs(exact):,.{decimals}f}"
     sign = "-" if negative and not worded else ""
     if question.kind in ("percent",):
@@ -430,74 +429,3 @@ def amount_form(table: Table, kind: str, number: str, rng: random.Random) -> str
     if scale.unit:
         forms.append(f"{number} {scale.unit}")
     return rng.choice(forms)
-
-
-def figure_number(figure: str) -> tuple[Decimal, int]:
-    found = NUMBER.search(figure)
-    assert found is not None, figure
-    text = found.group().replace(",", "")
-    return Decimal(text), len(text.split(".")[1]) if "." in text else 0
-
-
-def half_unit(number: Decimal, decimals: int) -> Decimal:
-    """Half a unit of the figure's last stated digit; trailing zeros of an integer state less."""
-    if decimals:
-        return Decimal(1).scaleb(-decimals) / 2
-    digits = str(abs(int(number)))
-    zeros = len(digits) - len(digits.rstrip("0")) if number else 0
-    return Decimal(10) ** zeros / 2
-
-
-def simple_values(table: Table, evidence_text: str) -> list[float]:
-    """Every cell and every number printed in the evidence, and the simple values derived from them:
-    sums, differences, averages, ratios and percentage changes of any two, sums and averages of
-    any three or more along a row and of any three down a column; all as magnitudes."""
-    cells: list[float] = []
-    for m in range(len(table.metrics)):
-        row = [float(v) for v in table.values[m] if v is not None]
-        row += [float(v) for v in table.extra_values(m) if v is not None]
-        cells += row
-    printed = [float(n.replace(",", "")) for n in NUMBER.findall(evidence_text)]
-    base = sorted({abs(v) for v in cells + printed})
-    out = set(base)
-    out.update(v / 100 for v in base)
-    for a, b in itertools.permutations(cells + printed, 2):
-        out.update({abs(a + b), abs(a - b), abs(a + b) / 2})
-        if b:
-            out.update({abs(a / b), abs(a / b * 100), abs((a - b) / b * 100)})
-    for m in range(len(table.metrics)):
-        row = [float(v) for v in table.values[m] if v is not None]
-        for size in range(3, len(row) + 1):
-            for group in itertools.combinations(row, size):
-                out.update({abs(sum(group)), abs(sum(group) / size)})
-    for p in range(len(table.periods)):
-        column = [float(row[p]) for row in table.values if row[p] is not None]
-        for group in itertools.combinations(column, 3):
-            out.update({abs(sum(group)), abs(sum(group) / 3)})
-        if column:
-            out.update({abs(sum(column)), abs(sum(column) / len(column))})
-    return sorted(out)
-
-
-def corrupt(figure: str, candidates: list[float], rng: random.Random) -> str | None:
-    """One digit of ``figure`` changed, such that no candidate value reads as it at its precision."""
-    found = NUMBER.search(figure)
-    assert found is not None
-    positions = [i for i in range(found.start(), found.end()) if figure[i].isdigit()]
-    options = [(i, d) for i in positions for d in "0123456789" if d != figure[i]]
-    rng.shuffle(options)
-    for i, digit in options:
-        if i == positions[0] and digit == "0":
-            continue
-        changed = figure[:i] + digit + figure[i + 1 :]
-        number, decimals = figure_number(changed)
-        tolerance = float(half_unit(number, decimals)) + 1e-9
-        if not any(abs(c - float(number)) <= tolerance for c in nearby(candidates, float(number), tolerance)):
-            return changed
-    return None
-
-
-def nearby(candidates: list[float], target: float, tolerance: float) -> list[float]:
-    lo = bisect.bisect_left(candidates, target - tolerance)
-    hi = bisect.bisect_right(candidates, target + tolerance)
-    return candidates[lo:hi]

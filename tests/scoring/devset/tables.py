@@ -100,10 +100,18 @@ class Table:
                 value = (row[0] - row[1]) / abs(row[1]) * 100
             elif extra == "share":
                 total = self.total_row()
-                if total is not None and row[0] is not None and self.values[total][0]:
-                    value = row[0] / self.values[total][0] * 100
+                whole = None if total is None else self.values[total][0]
+                if whole and row[0] is not None:
+                    value = row[0] / whole * 100
             out.append(None if value is None else round(value, self.percent_decimals))
         return out
+
+    def grid(self) -> list[list[float | None]]:
+        """Every value as a float, metric by metric, its percent columns after its periods."""
+        return [
+            [None if v is None else float(v) for v in (*self.values[m], *self.extra_values(m))]
+            for m in range(len(self.metrics))
+        ]
 
     def total_row(self) -> int | None:
         return next((i for i, metric in enumerate(self.metrics) if metric.total), None)
