@@ -9,10 +9,12 @@ must be supported (>= 95%) and never contradicted; the corruptions flagged (>= 9
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 
-from tests.scoring.devset.generate import build_cases, dumps
+from tests.scoring.devset.corruption import printed_numbers, simple_values, supported_by
+from tests.scoring.devset.generate import build_cases, dumps, evidence_text
 from tests.scoring.devset.measure import DEVSET, Outcome, Rates, failures, load_cases, measure, report
 from tests.scoring.devset.questions import OPERATIONS
 from tests.scoring.devset.tables import FORMS
@@ -20,6 +22,7 @@ from tests.scoring.devset.tables import FORMS
 SUPPORTED_FLOOR = 0.95
 FLAGGED_FLOOR = 0.98
 DIGIT = re.compile(r"\d")
+OPERAND = re.compile(r"-?\d+(?:\.\d+)?")
 
 
 @pytest.fixture(scope="module")
@@ -54,6 +57,29 @@ def test_each_corruption_changes_one_digit_of_the_figure() -> None:
         assert len(figure) == len(corrupted), case["id"]
         changed = [(a, b) for a, b in zip(figure, corrupted, strict=True) if a != b]
         assert len(changed) == 1 and all(DIGIT.match(c) for c in changed[0]), case["id"]
+
+
+def operand_count(case: dict[str, Any]) -> int:
+    if case["operation"] in ("lookup", "grew_to"):
+        return 1
+    if case["operation"] in ("sum", "average"):
+        return len(OPERAND.findall(case["computation"].split(" = ")[0]))
+    return 2
+
+
+def test_the_figures_are_right_and_the_corruptions_wrong_by_the_evidence_alone() -> None:
+    """Checked apart from the generator's arithmetic: a correct figure is a printed number of the
+    evidence, or a sum, difference, average, ratio, percentage or percentage change of two of them
+    (sum or average of three), at its precision; no corruption is a number or a value of two.
+    (Three numbers from anywhere in a table hit most figures by chance: the generator rejects
+    only the threes of one row or column.)"""
+    for case in load_cases():
+        numbers = printed_numbers(evidence_text(case["evidence"]) + " " + (case["user_prompt"] or ""))
+        if operand_count(case) <= 3:
+            assert supported_by(case["figure"], simple_values([], numbers, group_limit=3)), case["id"]
+        assert not supported_by(case["corrupted_figure"], simple_values([], numbers, group_limit=2)), case[
+            "id"
+        ]
 
 
 def test_correct_figures_are_supported(outcomes: list[Outcome]) -> None:

@@ -40,8 +40,10 @@ def printed_numbers(text: str) -> list[float]:
     return [float(n.replace(",", "")) for n in NUMBER.findall(text)]
 
 
-def simple_values(grids: Sequence[Grid], printed: Sequence[float]) -> list[float]:
-    """Sorted magnitudes of every number and of the simple values derived from them."""
+def simple_values(grids: Sequence[Grid], printed: Sequence[float], group_limit: int = 8) -> list[float]:
+    """Sorted magnitudes of every number and of the simple values derived from them; sums and
+    averages of up to ``group_limit`` figures of a row or column (of any printed numbers when no
+    grid is known)."""
     numbers = [v for grid in grids for row in grid for v in row if v is not None] + list(printed)
     out = {abs(v) for v in numbers}
     out.update([v / 100 for v in out])
@@ -56,7 +58,7 @@ def simple_values(grids: Sequence[Grid], printed: Sequence[float]) -> list[float
     if not grids:  # no known structure: every three printed numbers
         lines = [list(printed)]
     for line in lines:
-        for size in range(3, min(len(line), 8) + 1):
+        for size in range(3, min(len(line), group_limit) + 1):
             for group in itertools.combinations(line, size):
                 out.update((abs(sum(group)), abs(sum(group) / size)))
     return sorted(out)

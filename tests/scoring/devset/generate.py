@@ -54,6 +54,7 @@ def style_for(form: Form, rng: random.Random) -> Style:
         note_at=rng.choice(notes),
         as_string=rng.random() < 0.5,
         raw_numbers=rng.random() < 0.5,
+        by_metric=rng.random() < 0.4,
         percent_space=rng.random() < 0.2,
         caption=rng.random() < 0.5,
     )
@@ -82,6 +83,7 @@ def features(table: Table, form: Form, style: Style) -> list[str]:
         "quoted_fields": form == "csv",
         "json_string": form in ("json_rows", "records") and style.as_string,
         "raw_numbers": form == "records" and style.raw_numbers,
+        "records_by_line_item": form == "records" and style.by_metric,
     }
     return [name for name, present in found.items() if present]
 

@@ -128,6 +128,7 @@ class Style:
     note_at: Literal["corner", "caption", "row"] = "corner"
     as_string: bool = False  # JSON forms: the tool result serialized as a str
     raw_numbers: bool = False  # records: JSON numbers rather than printed cells
+    by_metric: bool = False  # records: one per line item rather than one per period
     percent_space: bool = False  # "42.3 %"
     indent: str = "  "
     caption: bool = True
@@ -269,19 +270,26 @@ def key_of(text: str) -> str:
 
 
 def records(table: Table, style: Style) -> Any:
-    """One record per period (a query result: metrics are its keys), the scale note beside them."""
+    """A query result with the scale note beside it: one record per period (metrics are its keys),
+    or with ``by_metric`` one per line item (periods are its keys), as report extractors return."""
     out: list[dict[str, Any]] = []
-    axis = table.record_key
-    for p, period in enumerate(table.periods):
-        record: dict[str, Any] = {axis: period}
+
+    def cell(m: int, p: int) -> Any:
+        value = table.values[m][p]
+        if style.raw_numbers:
+            return None if value is None else float(value)
+        return cell_text(table, m, p, style, first_row=False)
+
+    if style.by_metric:
         for m, spec in enumerate(table.metrics):
-            value = table.values[m][p]
-            key = spec.key or key_of(spec.name)
-            if style.raw_numbers:
-                record[key] = None if value is None else float(value)
-            else:
-                record[key] = cell_text(table, m, p, style, first_row=False)
-        out.append(record)
+            record = {"line_item": spec.name}
+            record.update((period, cell(m, p)) for p, period in enumerate(table.periods))
+            out.append(record)
+    else:
+        for p, period in enumerate(table.periods):
+            row: dict[str, Any] = {table.record_key: period}
+            row.update((spec.key or key_of(spec.name), cell(m, p)) for m, spec in enumerate(table.metrics))
+            out.append(row)
     payload: dict[str, Any] = {"title": table.title, "rows": out}
     if table.scale.note:
         payload["unit"] = table.scale.note
