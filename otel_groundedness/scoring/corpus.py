@@ -276,7 +276,7 @@ def _key_text(key: object) -> str:
         return ""
 
 
-def _sibling_currency(mapping: Mapping[Any, Any]) -> str | None:
+def sibling_currency(mapping: Mapping[Any, Any]) -> str | None:
     for key in _CURRENCY_KEYS:
         code = mapping.get(key)
         if isinstance(code, str) and len(code) == 3 and code.isascii() and code.isalpha():
@@ -357,7 +357,7 @@ class _Walker:
             remaining = self.remaining
             self.remaining = remaining - _CONTAINER_COST if remaining > _CONTAINER_COST else 0
             if kind is dict or isinstance(value, Mapping):  # a plain dict skips the ABC check
-                own = None if _CURRENCY_KEY_SET.isdisjoint(value) else _sibling_currency(value)
+                own = None if _CURRENCY_KEY_SET.isdisjoint(value) else sibling_currency(value)
                 self._stack.append((True, iter(value.items()), value, path, own, decodes))
             else:
                 if value and type(value[0]) in (list, dict):
@@ -396,7 +396,7 @@ class _Walker:
                     self._cut()
                     return True
                 self.remaining -= min(self.remaining, _CONTAINER_COST)
-                own = None if _CURRENCY_KEY_SET.isdisjoint(child) else _sibling_currency(child)
+                own = None if _CURRENCY_KEY_SET.isdisjoint(child) else sibling_currency(child)
                 items = iter(child.items())
                 child_path = (path, position)
                 if not self._mapping(items, child, child_path, own, decodes):

@@ -96,8 +96,8 @@ class Deriver:
         self._views: dict[tuple[int | None, str, str | None, str | None], _View | None] = {}
 
     def operations(self, atom: Atom, quantity: Quantity, around: AtomContext) -> frozenset[DerivedOperation]:
-        """The operations the wording around the figure allows, else those its previous sentence
-        or the turn's question asks for ("What was the percentage change ...?" / "It is -6.31%.");
+        """The operations the wording around the figure allows, else those its whole sentence, its
+        previous sentence or the turn's question asks for ("What was the percentage change ...?" / "It is -6.31%.");
         none: no derivation is looked for (a question about one value never asks for one)."""
         value = quantity.value
         if value == 0 or not math.isfinite(value):
@@ -105,6 +105,7 @@ class Deriver:
         percent = atom.kind == "percent"
         return (
             cued_operations(around, percent)
+            or operations_in(around.sentence_text(), percent)
             or operations_in(around.previous_text(), percent)
             or operations_in(self._question, percent)
         )
@@ -126,6 +127,7 @@ class Deriver:
                 atom.kind == "percent",
                 around.states_decrease(),
                 operations,
+                quantity.currency,
             )
             found = table_derivation(book, target, self._asked(around), self._index.budget)
             if found is not None:

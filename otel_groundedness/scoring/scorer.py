@@ -26,6 +26,7 @@ from otel_groundedness.scoring.results import (
     ordered_reasons,
 )
 from otel_groundedness.scoring.sentences import sentence_spans
+from otel_groundedness.scoring.stated_figures import stated_figures
 from otel_groundedness.scoring.verdicts import Judgement, evidence_needs, judge
 
 DEFAULT_POLICY = GroundednessPolicy()
@@ -62,7 +63,7 @@ def score(
     # The answer is bounded like the evidence: the worker's CPU per turn must not grow without limit.
     text = answer[: policy.max_answer_chars]
     answer_truncated = len(text) < len(answer)
-    atoms = extract(text)
+    atoms = stated_figures(text, extract(text), policy.min_number_digits)
     no_evidence = not corpus.has_tool_evidence
     if not atoms:
         return _report(policy, [], [], no_evidence, corpus.reasons, answer_truncated, 0)

@@ -7,12 +7,16 @@ income" picks "Operating income", not "Net income"; "revenue" and "operating inc
 The search tries, in tiers counted cumulatively:
 
 1. the cells at the intersections of the picked rows and columns ("operating income", "2023 and
-   2024": two cells);
-2. then every picked row and every picked column as a family.
+   2024": two cells), as one family per picked row and per picked column;
+2. then those intersections together (several rows and columns named);
+3. then every picked row and every picked column as a whole.
 
-A tier counts its candidates before it is searched and accepts its best result by the chance rule
-of ``scoring.derivations`` over that count: only candidates actually tried count, so two cells
-named by the question allow a two-decimal percentage that a whole-table search could not.
+Each tier is searched table by table, the tables whose labels meet the most asked words first.
+A stage counts its candidates before it is searched and is skipped (not tried, not counted) when
+even an exact hit among all candidates tried so far and its own could be an accident; the best
+result so far is accepted by the chance rule of ``scoring.derivations`` over the candidates
+tried: so two cells named by the question allow a two-decimal percentage that a whole-table
+search could not.
 Pairs share a row or a column. A change reads newer minus older when both cells name years (one
 candidate); without years both orders are tried (two). The words of a change ("change",
 "increase") pick no row or column: they say what is computed, not from what. Sums, differences and averages combine cells of one scale; the
@@ -30,7 +34,7 @@ from otel_groundedness.scoring.budget import PROBE, WorkBudget
 from otel_groundedness.scoring.derivation import Derivation
 from otel_groundedness.scoring.results import DerivedOperation
 from otel_groundedness.scoring.table_book import TableBook, cell_hit
-from otel_groundedness.scoring.tables import Cell, Table
+from otel_groundedness.scoring.tables import Cell
 
 CHANCE_LIMIT = 0.05
 PERCENT_SCALE = 100.0
@@ -41,7 +45,7 @@ _MAGNITUDE = re.compile(r"\d\s*(?:k|m|mn|bn|b|thousand|million|billion|trillion)
 class TableTarget:
     """The answer figure as the table search sees it."""
 
-    __slots__ = ("difference_goals", "floor", "goal", "magnitude", "operations", "percent", "reach", "scale")
+    __slots__ = ("currency", "floor", "goal", "magnitude", "operations", "percent", "reach", "scale")
 
     def __init__(
         self,
@@ -52,6 +56,7 @@ class TableTarget:
         percent: bool,
         decrease: bool,
         operations: frozenset[DerivedOperation],
+        currency: str | None,
     ) -> None:
         self.goal = -value if decrease and value > 0 else value
         self.reach = tolerance + 1e-9 * max(1.0, abs(value))
@@ -60,6 +65,7 @@ class TableTarget:
         self.scale = max(abs(value), PERCENT_SCALE) if percent else abs(value)
         self.magnitude = _MAGNITUDE.search(text) is not None
         self.operations = operations
+        self.currency = currency
 
     def chance(self, candidates: int, distance: float) -> float:
         return candidates * 2.0 * max(distance, self.floor) / self.scale
@@ -80,31 +86,36 @@ def table_derivation(
     book: TableBook, target: TableTarget, asked: frozenset[str], budget: WorkBudget
 ) -> Derivation | None:
     """A derivation of the target from cells the asked words pick, passing the chance rule."""
-    tiers: list[list[list[Cell]]] = [[], []]
+    stages: list[tuple[int, int, list[list[Cell]]]] = []  # (tier, -table score, families)
     for table in book.tables:
-        rows = set(picked(table.row_words, asked))
-        columns = set(picked(table.column_words, asked))
+        rows, row_score = _picked_with_score(table.row_words, asked)
+        columns, column_score = _picked_with_score(table.column_words, asked)
+        score = -(row_score + column_score)
         if rows and columns:
-            tiers[0].append([cell for cell in table.cells if cell.row in rows and cell.column in columns])
-        tiers[1].extend(_families(table, rows, columns))
+            named = [cell for cell in table.cells if cell.row in rows and cell.column in columns]
+            stages.append((0, score, list(_families(named, rows, columns))))
+            if len(rows) > 1 and len(columns) > 1:
+                stages.append((1, score, [named]))
+        stages.append((2, score, list(_families(table.cells, rows, columns))))
+    stages.sort(key=lambda stage: stage[:2])
     count = 0
-    searched: list[list[Cell]] = []
-    for tier in tiers:
-        families = [family for family in tier if 2 <= len(family) <= MAX_FAMILY]
-        if not families:
-            continue
-        budget.pay(PROBE * sum(len(family) ** 2 for family in families))
+    tried: set[tuple[int, ...]] = set()
+    best: tuple[float, DerivedOperation, tuple[Cell, ...], float] | None = None
+    for _, _, families in stages:
+        candidates = []
         for family in families:
-            count += sum(1 for _ in _candidates(family, target))
-        searched += families
-        if target.chance(count, 0.0) > CHANCE_LIMIT:
-            return None  # even an exact hit among this many could be an accident
-        best: tuple[float, DerivedOperation, tuple[Cell, ...], float] | None = None
-        for family in searched:
-            for operation, cells, result in _candidates(family, target):
-                distance = abs(result - target.goal)
-                if distance <= target.reach and (best is None or distance < best[0]):
-                    best = (distance, operation, cells, result)
+            key = tuple(id(cell) for cell in family)
+            if 2 <= len(family) <= MAX_FAMILY and key not in tried:
+                tried.add(key)
+                budget.pay(PROBE * len(family) ** 2)
+                candidates.extend(_candidates(family, target))
+        if not candidates or target.chance(count + len(candidates), 0.0) > CHANCE_LIMIT:
+            continue  # not tried: even an exact hit among this many could be an accident
+        count += len(candidates)
+        for operation, cells, result in candidates:
+            distance = abs(result - target.goal)
+            if distance <= target.reach and (best is None or distance < best[0]):
+                best = (distance, operation, cells, result)
         if best is not None and target.chance(count, best[0]) <= CHANCE_LIMIT:
             distance, operation, cells, result = best
             scaled = target.magnitude and operation in ("sum", "difference", "average")
@@ -112,11 +123,18 @@ def table_derivation(
     return None
 
 
-def _families(table: Table, rows: set[int], columns: set[int]) -> Iterable[list[Cell]]:
+def _picked_with_score(labels: dict[int, frozenset[str]], asked: frozenset[str]) -> tuple[set[int], int]:
+    """The picked rows (columns) and how many asked words the best of them meets."""
+    chosen = picked(labels, asked)
+    return set(chosen), max((len(labels[number] & asked) for number in chosen), default=0)
+
+
+def _families(cells: list[Cell], rows: set[int], columns: set[int]) -> Iterable[list[Cell]]:
+    """The cells of each picked row, then of each picked column."""
     for row in sorted(rows):
-        yield [cell for cell in table.cells if cell.row == row]
+        yield [cell for cell in cells if cell.row == row]
     for column in sorted(columns):
-        yield [cell for cell in table.cells if cell.column == column]
+        yield [cell for cell in cells if cell.column == column]
 
 
 def _candidates(
@@ -124,14 +142,17 @@ def _candidates(
 ) -> Iterable[tuple[DerivedOperation, tuple[Cell, ...], float]]:
     """Every (operation, operands in formula order, result) the family offers the target."""
     operations = target.operations
-    if "average" in operations or ("sum" in operations and len(family) >= 3):
-        same = _one_scale(family, target)
+    if target.currency is not None:  # "$2,000.00" is no sum of euro amounts
+        family = [cell for cell in family if cell.currency in (None, target.currency)]
+    whole = [cell for cell in family if cell.percent == target.percent]  # a row's figures, not its % column
+    if len(whole) >= 2 and ("average" in operations or ("sum" in operations and len(whole) >= 3)):
+        same = _one_scale(whole, target)
         if same is not None:
-            total = math.fsum(cell.value for cell in family) * same
-            if "sum" in operations and len(family) >= 3:
-                yield "sum", tuple(family), total
+            total = math.fsum(cell.value for cell in whole) * same
+            if "sum" in operations and len(whole) >= 3:
+                yield "sum", tuple(whole), total
             if "average" in operations:
-                yield "average", tuple(family), total / len(family)
+                yield "average", tuple(whole), total / len(whole)
     for first, second in combinations(family, 2):
         if first.row != second.row and first.column != second.column:
             continue  # a cell of one row and another column: no computation relates them
@@ -155,7 +176,12 @@ def _pair(newer: Cell, older: Cell, target: TableTarget) -> Iterable[tuple[Deriv
     same = _one_scale((newer, older), target)
     if "difference" in operations and same is not None:
         yield "difference", (newer, older), (newer.value - older.value) * same
-    if "pp_difference" in operations and newer.percent and older.percent:
+    if (
+        "pp_difference" in operations
+        and newer.percent == older.percent
+        and newer.currency is None
+        and older.currency is None
+    ):  # two percents, or two plain figures a percent-point answer reads as such ("occupancy")
         yield "pp_difference", (newer, older), newer.value - older.value
     if older.value == 0 or newer.percent != older.percent:
         return

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from otel_groundedness.scoring.corpus import Path
+from otel_groundedness.scoring.corpus import Path, sibling_currency
 from otel_groundedness.scoring.tables import MAX_CELL_CHARS, MAX_TABLE_CELLS, RawCell
 
 Grid = list[list[RawCell]]
@@ -30,12 +30,13 @@ def json_grid(rows: Sequence[Any], path: Path) -> Grid | None:
     return None
 
 
-def _cell(value: Any, path: Path) -> RawCell:
+def _cell(value: Any, path: Path, currency: str | None = None) -> RawCell:
     if isinstance(value, bool) or value is None:
         return RawCell("", path)
     if isinstance(value, int | float):
         number = float(value)
-        return RawCell(repr(value), path, number=number if number == number else None)
+        finite = number - number == 0.0
+        return RawCell(repr(value), path, number=number if finite else None, currency=currency)
     text = value if isinstance(value, str) else ""
     return RawCell(text if len(text) <= MAX_CELL_CHARS else "", path)
 
@@ -78,5 +79,6 @@ def _records(rows: Sequence[Any], path: Path) -> Grid | None:
         cells += len(keys)
         if cells > MAX_TABLE_CELLS:
             break
-        grid.append([_cell(record.get(key), (record_path, key)) for key in keys])
+        currency = sibling_currency(record)
+        grid.append([_cell(record.get(key), (record_path, key), currency) for key in keys])
     return grid

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from otel_groundedness.scoring.corpus import Path, Source
 from otel_groundedness.scoring.label_words import words
+from otel_groundedness.scoring.operand_families import names_no_quantity
 
 # Caps: a table reader never makes more than this many cells of one table, nor more tables per call.
 MAX_TABLE_CELLS = 4096
@@ -36,6 +37,7 @@ class RawCell:
     start: int | None = None
     end: int | None = None
     number: float | None = None
+    currency: str | None = None  # a JSON number's currency, named by its record ("currency": "EUR")
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,13 +91,14 @@ _MONEY = r"(?:us\$|[$€£¥]|usd|eur|gbp|chf|jpy|cad|aud)"
 _SCALE = re.compile(
     rf"\bin\s+(?:(?P<symbol1>{_MONEY})\s*)?(?P<word1>thousands|millions|billions|bn|mn|m|k)\b"
     rf"|(?P<symbol2>{_MONEY})\s*'?(?P<word2>000s?|thousands|millions|billions|m|mn|bn|k)\b"
-    r"|\((?P<word3>thousands|millions|billions)\)",
+    r"|\(\s*(?P<word3>thousands|millions|billions)\b[^)]{0,40}\)",
     re.IGNORECASE,
 )
 _POWERS = {"thousands": 3, "000": 3, "000s": 3, "k": 3, "millions": 6, "m": 6, "mn": 6, "billions": 9, "bn": 9}
 _UNSCALED = re.compile(r"per[\s-]share|per\s+unit|\beps\b|%|percent|margin|ratio|\brate\b", re.IGNORECASE)
 _PERCENTISH = re.compile(r"pct|percent|%|\brate\b|_rate|margin|churn|\bshare\b", re.IGNORECASE)
-_TOKEN = re.compile(r"(?<![\w])(?:(?:19|20)\d{2}|q[1-4])(?![\w])", re.IGNORECASE)
+_TOKEN = re.compile(r"(?<![^\W_])(?:fy|cy)?'?((?:19|20)\d{2}|q[1-4])(?![\w])", re.IGNORECASE)
+_SHORT_FISCAL = re.compile(r"\bfy'?(\d{2})\b", re.IGNORECASE)  # "FY24": 2024
 
 
 def figure(text: str) -> tuple[float, bool, str | None] | None:
@@ -141,17 +144,18 @@ def tokens(text: str) -> frozenset[str]:
     ("2025-02" and "Feb" name February)."""
     found = {_MONTH_WORDS.get(word, word) for word in words(text)}
     found.update(token.lower() for token in _TOKEN.findall(text))
+    found.update("20" + digits for digits in _SHORT_FISCAL.findall(text))
     found.update(_MONTHS[int(month) - 1] for _, month in _ISO_MONTH.findall(text))
     return frozenset(found)
 
 
 def acronyms(text: str) -> frozenset[str]:
-    """Initials of runs of two to five words ("average revenue per account": ``arpa``): a key
+    """Initials of runs of three to five words ("average revenue per account": ``arpa``): a key
     abbreviates what a question spells out."""
     initials = [word[0].lower() for word in re.findall(r"[^\W\d_]+", text)]
     return frozenset(
         "".join(initials[start : start + size])
-        for size in range(2, 6)
+        for size in range(3, 6)
         for start in range(len(initials) - size + 1)
     )
 
@@ -202,9 +206,11 @@ def make_table(grid: list[list[RawCell]], source: Source, caption: str) -> Table
         for column in range(first + 1, len(row)):
             cell = row[column]
             heads = columns[column] if column < width else ()
+            if any(names_no_quantity(text) for text in heads):
+                continue  # an id, a year, a code: no figure to compute with
             if cell.number is not None:  # a JSON number: a percent when its labels say so
                 named = _PERCENTISH.search(label) or any(_PERCENTISH.search(text) for text in heads)
-                read: tuple[float, bool, str | None] | None = (cell.number, bool(named), None)
+                read: tuple[float, bool, str | None] | None = (cell.number, bool(named), cell.currency)
             else:
                 read = figure(cell.text)
             if read is None:

@@ -1,0 +1,48 @@
+"""Short figures an answer states as what it answers: "It is 3.85.", "It decreased by 87.5.",
+"It fell by 3.6 points."
+
+Bare numbers with fewer than ``min_number_digits`` digits are noise in running text ("3 items",
+"step 2") and are not extracted. A short number that ends a sentence right after a verb or "by"
+is different: it is the answer to a question, typically a ratio or a change computed from a
+table, and must be checked like any figure. "N points" after such a verb is a change in
+percentage points (a percent atom with unit ``pp``). One regex pass over the answer; the atoms
+found join the extracted ones where they overlap none.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+
+from otel_groundedness.scoring.atoms import Atom, Quantity
+
+_STATED = re.compile(
+    r"(?:\b(?:is|was|are|were|be|been|by|of|equals?|totals?|totaled|totalled|reached|up|down)|[=:])\s+"
+    r"(?P<figure>(?P<sign>[-−+])?(?P<digits>\d{1,3}(?:\.\d{1,6})?|\d+(?:\.\d{1,6})?))"
+    r"(?P<points>\s+(?:percentage\s+)?points?\b|\s*pts\b)?"
+    r"(?=\s*(?:[.!?;](?:\s|$)|$))",
+    re.IGNORECASE,
+)
+
+
+def stated_figures(text: str, atoms: list[Atom], min_number_digits: int) -> list[Atom]:
+    """``atoms`` plus the short figures ``text`` states as answers, sorted by start."""
+    found: list[Atom] = []
+    starts = [atom.start for atom in atoms]
+    for match in _STATED.finditer(text):
+        start, end = match.start("figure"), match.end("points") if match["points"] else match.end("figure")
+        position = bisect.bisect_right(starts, start)
+        if (position and atoms[position - 1].end > start) or (position < len(atoms) and atoms[position].start < end):
+            continue  # part of an atom already found
+        digits = match["digits"]
+        significant = digits.replace(".", "").lstrip("0") or "0"
+        points = match["points"] is not None
+        if not points and len(significant) >= min_number_digits:
+            continue  # the extractor's own decision stands
+        value = float(digits) * (-1.0 if match["sign"] in ("-", "−") else 1.0)
+        decimals = len(digits.partition(".")[2])
+        quantity = Quantity(value, 0.5 * 10.0**-decimals, significant, None, "pp" if points else None)
+        found.append(Atom("percent" if points else "number", text[start:end], start, end, quantity))
+    if not found:
+        return atoms
+    return sorted(atoms + found, key=lambda atom: atom.start)
