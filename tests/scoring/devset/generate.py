@@ -39,13 +39,17 @@ WEIGHTS = {"lookup": 0.7, "grew_to": 0.5, "ratio": 0.6}
 FIXED = (fixed_issue_example, fixed_chip_segments, fixed_mining)
 FIXED_ROUNDS = 5
 SECOND_ITEM = 0.25
+STOP_WORDS = {"and", "of", "the", "per", "in", "to", "a"}
 OUTPUT = Path(__file__).parent / "tables.jsonl"
 
 
 def style_for(form: Form, rng: random.Random) -> Style:
-    notes: tuple[Any, ...] = (
-        ("corner", "caption", "row") if form in ("markdown", "html", "json_rows") else ("corner", "caption")
-    )
+    # Where the scale note goes: JSON rows have no caption, CSV and TSV no spanning row.
+    notes: tuple[Any, ...] = {
+        "markdown": ("corner", "caption", "row"),
+        "html": ("corner", "caption", "row"),
+        "json_rows": ("corner", "row"),
+    }.get(form, ("corner", "caption"))
     return Style(
         separator=rng.random() < 0.7,
         empty=rng.choice(["—", "", "-"]),
@@ -117,8 +121,11 @@ def build_case(
     style = style_for(form, rng)
     evidence = [render(table, form, style)]
     if other is not None:
-        second = render(other, rng.choice(FORMS), style_for(form, rng))
+        other_form = rng.choice(FORMS)
+        second = render(other, other_form, style_for(other_form, rng))
         evidence.insert(rng.randrange(2), second)
+    note = table.scale.note
+    assert not note or note in evidence_text(evidence).replace(json.dumps(note)[1:-1], note), evidence
     grids = [t.grid() for t in (table, other) if t is not None]
     for operation in operations:
         question = ask(table, operation, rng)
@@ -155,6 +162,13 @@ def build_case(
     return None
 
 
+def shared_labels(table: Table, other: Table) -> bool:
+    def words(of: Table) -> set[str]:
+        return {word for metric in of.metrics for word in metric.said.lower().split()} - STOP_WORDS
+
+    return bool(words(table) & words(other))
+
+
 def generated(rng: random.Random) -> list[dict[str, Any]]:
     cases: list[dict[str, Any]] = []
     turn = 0
@@ -175,6 +189,8 @@ def generated(rng: random.Random) -> list[dict[str, Any]]:
         other = None
         if rng.random() < SECOND_ITEM:
             other = BUILDERS[(index + rng.randrange(1, len(BUILDERS))) % len(BUILDERS)](rng)
+            if shared_labels(table, other):  # two "Revenue" rows would make the question ambiguous
+                other = None
         case = build_case(len(cases) + 1, (table, other), form, phrasing, rng, operations)
         if case is not None:
             asked[case["operation"]] += 1
