@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from otel_groundedness.scoring.corpus import Path, sibling_currency
+from otel_groundedness.scoring.operand_families import names_no_quantity
 from otel_groundedness.scoring.tables import MAX_CELL_CHARS, MAX_TABLE_CELLS, RawCell
 
 Grid = list[list[RawCell]]
@@ -70,6 +71,7 @@ def _records(rows: Sequence[Any], path: Path) -> Grid | None:
         keys.append(key)
     if len(rows) > MAX_RECORDS or len(keys) < 2 or not isinstance(rows[0].get(keys[0]), str):
         return None
+    excluded = {key for key in keys[1:] if names_no_quantity(key)}  # ids, years, codes: no figures
     grid: Grid = [[RawCell(key, (path, key)) for key in keys]]
     cells = len(keys)
     for number, record in enumerate(rows):
@@ -80,5 +82,10 @@ def _records(rows: Sequence[Any], path: Path) -> Grid | None:
         if cells > MAX_TABLE_CELLS:
             break
         currency = sibling_currency(record)
-        grid.append([_cell(record.get(key), (record_path, key), currency) for key in keys])
+        grid.append(
+            [
+                RawCell("", None) if key in excluded else _cell(record.get(key), (record_path, key), currency)
+                for key in keys
+            ]
+        )
     return grid

@@ -19,7 +19,6 @@ from dataclasses import dataclass
 
 from otel_groundedness.scoring.corpus import Path, Source
 from otel_groundedness.scoring.label_words import words
-from otel_groundedness.scoring.operand_families import names_no_quantity
 
 # Caps: a table reader never makes more than this many cells of one table, nor more tables per call.
 MAX_TABLE_CELLS = 4096
@@ -198,7 +197,8 @@ def make_table(grid: list[list[RawCell]], source: Source, caption: str) -> Table
         if label is None:
             continue
         if all(not text for text in texts[first + 1 :]):
-            section = label  # a section heading: labels the rows under it
+            if scale_note(label) is None:
+                section = label  # a section heading: labels the rows under it
             continue
         own = tokens(label)
         row_words[number] = own | (tokens(section) if section and not _total(label) else frozenset())
@@ -206,8 +206,6 @@ def make_table(grid: list[list[RawCell]], source: Source, caption: str) -> Table
         for column in range(first + 1, len(row)):
             cell = row[column]
             heads = columns[column] if column < width else ()
-            if any(names_no_quantity(text) for text in heads):
-                continue  # an id, a year, a code: no figure to compute with
             if cell.number is not None:  # a JSON number: a percent when its labels say so
                 named = _PERCENTISH.search(label) or any(_PERCENTISH.search(text) for text in heads)
                 read: tuple[float, bool, str | None] | None = (cell.number, bool(named), cell.currency)
