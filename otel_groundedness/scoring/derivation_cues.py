@@ -136,10 +136,21 @@ def cued_operations(around: AtomContext, percent: bool) -> frozenset[DerivedOper
         before, after = around.window_text(near)
         found = operations_in(before + " " + after, percent)
         if found:
-            if _TOKEN.findall(before.lower())[-1:] == ["to"]:
-                found = found - _CHANGES
-            return found
+            return found - _CHANGES if _ends_change(before) else found
     return frozenset()
+
+
+def table_operations(
+    operations: frozenset[DerivedOperation], around: AtomContext, percent: bool
+) -> frozenset[DerivedOperation]:
+    """``operations`` and those the figure's whole sentence names, for the label-chosen table
+    search (whose candidates are few); still no change for a figure right after "to"."""
+    found = operations | operations_in(around.sentence_text(), percent)
+    return found - _CHANGES if _ends_change(around.window_text(True)[0]) else found
+
+
+def _ends_change(before: str) -> bool:
+    return _TOKEN.findall(before.lower())[-1:] == ["to"]
 
 
 _CHANGES: frozenset[DerivedOperation] = frozenset(("difference", "pct_change", "pp_difference"))

@@ -33,7 +33,12 @@ from typing import TypeAlias
 from otel_groundedness.scoring.atoms import Atom, Quantity
 from otel_groundedness.scoring.budget import CANDIDATE, PROBE
 from otel_groundedness.scoring.derivation import Derivation
-from otel_groundedness.scoring.derivation_cues import CHANGE_WORDS, cued_operations, operations_in
+from otel_groundedness.scoring.derivation_cues import (
+    CHANGE_WORDS,
+    cued_operations,
+    operations_in,
+    table_operations,
+)
 from otel_groundedness.scoring.index import EvidenceIndex, EvidenceNeeds, Hit
 from otel_groundedness.scoring.label_words import AtomContext
 from otel_groundedness.scoring.operand_families import Operands, anchored, tied_families
@@ -119,6 +124,9 @@ class Deriver:
             return None
         book = self._index.tables()
         if book.tables:
+            # The near wording and the whole sentence together: "The percentage change in diluted
+            # weighted-average shares ... was 13.9%" names its change beyond the near window.
+            operations = table_operations(operations, around, atom.kind == "percent")
             target = TableTarget(
                 quantity.value,
                 quantity.tolerance,

@@ -11,13 +11,13 @@ The search tries, in tiers counted cumulatively:
 2. then those intersections together (several rows and columns named);
 3. then every picked row and every picked column as a whole.
 
-Each tier is searched table by table, the tables whose labels meet the most asked words first.
-A stage counts its candidates before it is searched and is skipped (not tried, not counted) when
-even an exact hit among all candidates tried so far and its own could be an accident; the best
-result so far is accepted by the chance rule of ``scoring.derivations`` over the candidates
-tried: so two cells named by the question allow a two-decimal percentage that a whole-table
-search could not.
-Pairs share a row or a column. A change reads newer minus older when both cells name years (one
+Each tier is searched family by family, those of the tables whose labels meet the most asked
+words first. A family counts its candidates before it is searched and is skipped (not tried, not
+counted) when even an exact hit among all candidates tried so far and its own could be an
+accident; the best result so far is accepted by the chance rule of ``scoring.derivations`` over
+the candidates tried: so two cells named by the question allow a two-decimal percentage that a
+whole-table search could not.
+Pairs share a row, a column or a line item (the same label in another block of the table). A change reads newer minus older when both cells name years (one
 candidate); without years both orders are tried (two). The words of a change ("change",
 "increase") pick no row or column: they say what is computed, not from what. Sums, differences and averages combine cells of one scale; the
 answer's figure is compared at the cells' scale when it writes a magnitude ("434.7 million").
@@ -86,29 +86,30 @@ def table_derivation(
     book: TableBook, target: TableTarget, asked: frozenset[str], budget: WorkBudget
 ) -> Derivation | None:
     """A derivation of the target from cells the asked words pick, passing the chance rule."""
-    stages: list[tuple[int, int, list[list[Cell]]]] = []  # (tier, -table score, families)
+    stages: list[tuple[int, int, int, list[Cell]]] = []  # (tier, -match strength, order, family)
     for table in book.tables:
         rows, row_score = _picked_with_score(table.row_words, asked)
         columns, column_score = _picked_with_score(table.column_words, asked)
-        score = -(row_score + column_score)
+        strength = -(row_score + column_score)
         if rows and columns:
             named = [cell for cell in table.cells if cell.row in rows and cell.column in columns]
-            stages.append((0, score, list(_families(named, rows, columns))))
+            for family in _families(named, rows, columns):
+                stages.append((0, strength, len(stages), family))  # the named cells of one row (column)
             if len(rows) > 1 and len(columns) > 1:
-                stages.append((1, score, [named]))
-        stages.append((2, score, list(_families(table.cells, rows, columns))))
-    stages.sort(key=lambda stage: stage[:2])
+                stages.append((1, strength, len(stages), named))
+        for family in _families(table.cells, rows, columns):
+            stages.append((2, strength, len(stages), family))
+    stages.sort(key=lambda stage: stage[:3])
     count = 0
     tried: set[tuple[int, ...]] = set()
     best: tuple[float, DerivedOperation, tuple[Cell, ...], float] | None = None
-    for _, _, families in stages:
-        candidates = []
-        for family in families:
-            key = tuple(id(cell) for cell in family)
-            if 2 <= len(family) <= MAX_FAMILY and key not in tried:
-                tried.add(key)
-                budget.pay(PROBE * len(family) ** 2)
-                candidates.extend(_candidates(family, target))
+    for _, _, _, family in stages:
+        key = tuple(id(cell) for cell in family)
+        if not 2 <= len(family) <= MAX_FAMILY or key in tried:
+            continue
+        tried.add(key)
+        budget.pay(PROBE * len(family) ** 2)
+        candidates = list(_candidates(family, target))
         if not candidates or target.chance(count + len(candidates), 0.0) > CHANCE_LIMIT:
             continue  # not tried: even an exact hit among this many could be an accident
         count += len(candidates)
@@ -154,8 +155,8 @@ def _candidates(
             if "average" in operations:
                 yield "average", tuple(whole), total / len(whole)
     for first, second in combinations(family, 2):
-        if first.row != second.row and first.column != second.column:
-            continue  # a cell of one row and another column: no computation relates them
+        if first.row != second.row and first.column != second.column and first.label != second.label:
+            continue  # another row and another column, and another line item: nothing relates them
         for newer, older in _orders(first, second):
             yield from _pair(newer, older, target)
         if "sum" in operations:

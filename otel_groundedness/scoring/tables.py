@@ -218,8 +218,9 @@ def make_table(grid: list[list[RawCell]], source: Source, caption: str) -> Table
             power = 0 if note is None or unscaled else note[0]
             if currency is None and note is not None and not unscaled:
                 currency = note[1]
+            # The period: named by the column, else by the row or the section above it ("Fiscal 2024").
             years = [int(y) for text in heads for y in _YEAR.findall(text)] or [
-                int(y) for y in _YEAR.findall(label)
+                int(y) for y in _YEAR.findall(label) or _YEAR.findall(section)
             ]
             cells.append(
                 Cell(
