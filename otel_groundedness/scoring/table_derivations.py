@@ -67,8 +67,17 @@ class TableTarget:
         self.operations = operations
         self.currency = currency
 
-    def chance(self, candidates: int, distance: float) -> float:
-        return candidates * 2.0 * max(distance, self.floor) / self.scale
+    def chance(self, candidates: int, distance: float, spread: float = 0.0) -> float:
+        """Expected accidental hits at least ``distance`` close among ``candidates`` results
+        spread over the figure's scale, or over ``spread`` (the operands') when it is wider."""
+        return candidates * 2.0 * max(distance, self.floor) / max(self.scale, spread)
+
+    def spread(self, family: list[Cell]) -> float:
+        """How far the family's differences and averages range, at the figure's scale: a change
+        of 12 between cells near 200 is one value among about 400, not among 12."""
+        if self.percent:
+            return 0.0
+        return max(abs(cell.value) * (10.0**cell.power if self.magnitude else 1.0) for cell in family)
 
 
 def picked(labels: dict[int, frozenset[str]], asked: frozenset[str]) -> list[int]:
@@ -101,6 +110,7 @@ def table_derivation(
             stages.append((2, strength, len(stages), family))
     stages.sort(key=lambda stage: stage[:3])
     count = 0
+    spread = math.inf  # the narrowest spread of the families tried: the rule reads the strictest
     tried: set[tuple[int, ...]] = set()
     best: tuple[float, DerivedOperation, tuple[Cell, ...], float] | None = None
     for _, _, _, family in stages:
@@ -110,14 +120,16 @@ def table_derivation(
         tried.add(key)
         budget.pay(PROBE * len(family) ** 2)
         candidates = list(_candidates(family, target))
-        if not candidates or target.chance(count + len(candidates), 0.0) > CHANCE_LIMIT:
+        own = min(spread, target.spread(family))
+        if not candidates or target.chance(count + len(candidates), 0.0, own) > CHANCE_LIMIT:
             continue  # not tried: even an exact hit among this many could be an accident
         count += len(candidates)
+        spread = own
         for operation, cells, result in candidates:
             distance = abs(result - target.goal)
             if distance <= target.reach and (best is None or distance < best[0]):
                 best = (distance, operation, cells, result)
-        if best is not None and target.chance(count, best[0]) <= CHANCE_LIMIT:
+        if best is not None and target.chance(count, best[0], spread) <= CHANCE_LIMIT:
             distance, operation, cells, result = best
             scaled = target.magnitude and operation in ("sum", "difference", "average")
             return Derivation(operation, tuple(cell_hit(cell, scaled) for cell in cells), result)

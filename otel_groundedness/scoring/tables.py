@@ -90,7 +90,7 @@ _MONEY = r"(?:us\$|[$€£¥]|usd|eur|gbp|chf|jpy|cad|aud)"
 _SCALE = re.compile(
     rf"\bin\s+(?:(?P<symbol1>{_MONEY})\s*)?(?P<word1>thousands|millions|billions|bn|mn|m|k)\b"
     rf"|(?P<symbol2>{_MONEY})\s*'?(?P<word2>000s?|thousands|millions|billions|m|mn|bn|k)\b"
-    r"|\(\s*(?P<word3>thousands|millions|billions)\b[^)]{0,40}\)",
+    r"|\(\s*(?P<word3>thousands|millions|billions|'?000s?)(?![\w,.])[^)]{0,40}\)",
     re.IGNORECASE,
 )
 _POWERS = {"thousands": 3, "000": 3, "000s": 3, "k": 3, "millions": 6, "m": 6, "mn": 6, "billions": 9, "bn": 9}
