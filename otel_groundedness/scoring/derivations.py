@@ -101,9 +101,10 @@ class Deriver:
         self._views: dict[tuple[int | None, str, str | None, str | None], _View | None] = {}
 
     def operations(self, atom: Atom, quantity: Quantity, around: AtomContext) -> frozenset[DerivedOperation]:
-        """The operations the wording around the figure allows, else those its whole sentence, its
-        previous sentence or the turn's question asks for ("What was the percentage change ...?" / "It is -6.31%.");
-        none: no derivation is looked for (a question about one value never asks for one)."""
+        """The operations the wording around the figure allows, else those its whole sentence, the
+        question restated before it or the turn's question asks for ("What was the percentage change ...?"
+        / "It is -6.31%."); none: no derivation is looked for (a question about one value never
+        asks for one)."""
         value = quantity.value
         if value == 0 or not math.isfinite(value):
             return frozenset()
@@ -111,7 +112,7 @@ class Deriver:
         return (
             cued_operations(around, percent)
             or operations_in(around.sentence_text(), percent)
-            or operations_in(around.previous_text(), percent)
+            or operations_in(around.previous_question(), percent)
             or operations_in(self._question, percent)
         )
 
@@ -122,24 +123,9 @@ class Deriver:
         operations = self.operations(atom, quantity, around)
         if not operations:
             return None
-        book = self._index.tables()
-        if book.tables:
-            # The near wording and the whole sentence together: "The percentage change in diluted
-            # weighted-average shares ... was 13.9%" names its change beyond the near window.
-            operations = table_operations(operations, around, atom.kind == "percent")
-            target = TableTarget(
-                quantity.value,
-                quantity.tolerance,
-                min(written_half_unit(atom.text, quantity.value), quantity.tolerance),
-                atom.text,
-                atom.kind == "percent",
-                around.states_decrease(),
-                operations,
-                quantity.currency,
-            )
-            found = table_derivation(book, target, self._asked(around), self._index.budget)
-            if found is not None:
-                return found
+        found = self._from_tables(atom, quantity, around, operations)
+        if found is not None:
+            return found
         operations = operations & (_PERCENT_OPERATIONS if atom.kind == "percent" else _FIGURE_OPERATIONS)
         if not operations:
             return None
@@ -181,6 +167,28 @@ class Deriver:
                     self._index.budget.left -= CANDIDATE * len(hits)
                     return Derivation(best.operation, hits, best.value)
         return None
+
+    def _from_tables(
+        self, atom: Atom, quantity: Quantity, around: AtomContext, operations: frozenset[DerivedOperation]
+    ) -> Derivation | None:
+        """The label-chosen search over the evidence's tables (``scoring.table_derivations``)."""
+        book = self._index.tables()
+        if not book.tables:
+            return None
+        # The near wording and the whole sentence together: "The percentage change in diluted
+        # weighted-average shares ... was 13.9%" names its change beyond the near window.
+        percent = atom.kind == "percent"
+        target = TableTarget(
+            quantity.value,
+            quantity.tolerance,
+            min(written_half_unit(atom.text, quantity.value), quantity.tolerance),
+            atom.text,
+            percent,
+            around.states_decrease(),
+            table_operations(operations, around, percent),
+            quantity.currency,
+        )
+        return table_derivation(book, target, self._asked(around), self._index.budget)
 
     def _asked(self, around: AtomContext) -> frozenset[str]:
         """Label words and years of the figure's sentence, the one before it and the question."""

@@ -134,6 +134,11 @@ class AtomContext:
         """The answer's sentence before this one ("What was X?" restated before "It is 3.85%.")."""
         return "" if self.previous is None else self._text[self.previous[0] : self.previous[1]]
 
+    def previous_question(self) -> str:
+        """The previous sentence when it asks a question (the answer restating what it answers)."""
+        previous = self.previous_text().rstrip()
+        return previous if previous.endswith("?") else ""
+
     def words(self) -> set[str]:
         if self._words is None:
             text, start, end = self._text, self.start, self.end

@@ -121,7 +121,9 @@ def _judge_atoms(
         previous_end = atoms[position - 1].end if position else 0
         next_start = atoms[position + 1].start if position + 1 < len(atoms) else len(text)
         previous = spans[sentence - 1] if sentence else None
-        around = AtomContext(text, atom.start, atom.end, spans[sentence], (previous_end, next_start), previous)
+        around = AtomContext(
+            text, atom.start, atom.end, spans[sentence], (previous_end, next_start), previous
+        )
         try:
             judgement = judge(atom, index, around, band, deriver)
         except BudgetSpent:

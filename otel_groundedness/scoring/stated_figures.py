@@ -32,7 +32,9 @@ def stated_figures(text: str, atoms: list[Atom], min_number_digits: int) -> list
     for match in _STATED.finditer(text):
         start, end = match.start("figure"), match.end("points") if match["points"] else match.end("figure")
         position = bisect.bisect_right(starts, start)
-        if (position and atoms[position - 1].end > start) or (position < len(atoms) and atoms[position].start < end):
+        if (position and atoms[position - 1].end > start) or (
+            position < len(atoms) and atoms[position].start < end
+        ):
             continue  # part of an atom already found
         digits = match["digits"]
         significant = digits.replace(".", "").lstrip("0") or "0"

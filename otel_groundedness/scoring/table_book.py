@@ -45,12 +45,17 @@ class TableBook:
             if len(self.tables) >= MAX_TABLES:
                 break
             budget.pay(PROBE)
-            grid = json_grid(rows, path)
-            if grid is not None:
-                budget.pay(CANDIDATE * sum(len(row) for row in grid))
-                self._add(make_table(grid, source, _caption(siblings)))
+            rows_grid = json_grid(rows, path)
+            if rows_grid is not None:
+                budget.pay(CANDIDATE * sum(len(row) for row in rows_grid))
+                self._add(make_table(rows_grid, source, _caption(siblings)))
         scaled = sorted(
-            ((cell.value * 10.0**cell.power, cell) for table in self.tables for cell in table.cells if cell.power),
+            (
+                (cell.value * 10.0**cell.power, cell)
+                for table in self.tables
+                for cell in table.cells
+                if cell.power
+            ),
             key=lambda pair: pair[0],
         )
         self._scaled_values = [value for value, _ in scaled]
@@ -77,10 +82,13 @@ def _caption(siblings: Mapping[Any, Any] | None) -> str:
 
 def cell_hit(cell: Cell, scaled: bool) -> Hit:
     """The cell as evidence a verdict cites: its value (at scale when ``scaled``), its row label
-    and column headers, and where it sits."""
+    and column headers (a record's cell: its JSON path), and where it sits."""
     where = cell.where
     value = cell.value * 10.0**cell.power if scaled else cell.value
+    # A record's cell is cited by its JSON path, as keyed evidence always was; its record gives
+    # its label words.
+    label = None if where.record is not None else cell.cited()
     origin = RawScalar(
-        cell.source, where.path, value, where.text, cell.currency, None, where.start, where.end, cell.cited()
+        cell.source, where.path, value, where.text, cell.currency, where.record, where.start, where.end, label
     )
     return Hit("raw", origin, None, value)

@@ -1,10 +1,11 @@
 """Operands chosen by labels: the derivation search over table cells the question names.
 
-The label words (and years, quarters) of the answer's sentence, its previous sentence and the
-turn's question pick rows and columns: a row or column is picked when its label words meet the
-asked words and no other row (column) of its table meets a strict superset of them ("operating
-income" picks "Operating income", not "Net income"; "revenue" and "operating income" pick both).
-The search tries, in tiers counted cumulatively:
+The label words (and years, quarters, months) of the answer's sentence, its previous sentence
+and the turn's question pick rows and columns: a row or column is picked when its label words
+meet the asked words and no other row (column) of its table meets a strict superset of them
+("operating income" picks "Operating income", not "Net income"; "revenue" and "operating
+income" pick both). The words of a change ("change", "increase") pick nothing: they say what is
+computed, not from what. The search tries, in tiers:
 
 1. the cells at the intersections of the picked rows and columns ("operating income", "2023 and
    2024": two cells), as one family per picked row and per picked column;
@@ -16,11 +17,13 @@ words first. A family counts its candidates before it is searched and is skipped
 counted) when even an exact hit among all candidates tried so far and its own could be an
 accident; the best result so far is accepted by the chance rule of ``scoring.derivations`` over
 the candidates tried: so two cells named by the question allow a two-decimal percentage that a
-whole-table search could not.
-Pairs share a row, a column or a line item (the same label in another block of the table). A change reads newer minus older when both cells name years (one
-candidate); without years both orders are tried (two). The words of a change ("change",
-"increase") pick no row or column: they say what is computed, not from what. Sums, differences and averages combine cells of one scale; the
-answer's figure is compared at the cells' scale when it writes a magnitude ("434.7 million").
+whole-table search could not. Differences and averages spread over their operands' magnitude,
+so for them the rule reads the larger of the figure's scale and the operands'.
+
+Pairs share a row, a column or a line item (the same label in another block of the table). A
+change reads newer minus older when both cells name periods (one candidate); otherwise both
+orders are tried (two). Sums, differences and averages combine cells of one scale; the answer's
+figure is compared at the cells' scale when it writes a magnitude ("434.7 million").
 """
 
 from __future__ import annotations
@@ -85,9 +88,7 @@ def picked(labels: dict[int, frozenset[str]], asked: frozenset[str]) -> list[int
     matched = {number: words & asked for number, words in labels.items()}
     matched = {number: found for number, found in matched.items() if found}
     return [
-        number
-        for number, found in matched.items()
-        if not any(found < other for other in matched.values())
+        number for number, found in matched.items() if not any(found < other for other in matched.values())
     ]
 
 
@@ -184,7 +185,9 @@ def _orders(first: Cell, second: Cell) -> list[tuple[Cell, Cell]]:
     return [(first, second), (second, first)]
 
 
-def _pair(newer: Cell, older: Cell, target: TableTarget) -> Iterable[tuple[DerivedOperation, tuple[Cell, ...], float]]:
+def _pair(
+    newer: Cell, older: Cell, target: TableTarget
+) -> Iterable[tuple[DerivedOperation, tuple[Cell, ...], float]]:
     operations = target.operations
     same = _one_scale((newer, older), target)
     if "difference" in operations and same is not None:

@@ -31,21 +31,33 @@ def json_grid(rows: Sequence[Any], path: Path) -> Grid | None:
     return None
 
 
-def _cell(value: Any, path: Path, currency: str | None = None) -> RawCell:
+def _cell(
+    value: Any, path: Path, currency: str | None = None, record: Mapping[Any, Any] | None = None
+) -> RawCell:
     if isinstance(value, bool) or value is None:
         return RawCell("", path)
     if isinstance(value, int | float):
-        number = float(value)
-        finite = number - number == 0.0
-        return RawCell(repr(value), path, number=number if finite else None, currency=currency)
+        try:
+            number = float(value)
+        except OverflowError:  # an int past a float's range states no figure
+            return RawCell("", path)
+        if number - number != 0.0:  # inf or nan
+            return RawCell("", path)
+        return RawCell(
+            repr(number) if isinstance(value, int) and abs(value) > 2**53 else repr(value),
+            path,
+            number=number,
+            currency=currency,
+            record=record,
+        )
     text = value if isinstance(value, str) else ""
-    return RawCell(text if len(text) <= MAX_CELL_CHARS else "", path)
+    return RawCell(text if len(text) <= MAX_CELL_CHARS else "", path, record=record)
 
 
 def _rows(rows: Sequence[Any], path: Path) -> Grid | None:
     grid: Grid = []
     cells = 0
-    for number, row in enumerate(rows):
+    for number, row in enumerate(rows[:MAX_TABLE_CELLS]):  # empty rows count too
         if not isinstance(row, list | tuple):
             return None  # a list of mixed things is no table
         row_path = (path, number)
@@ -84,7 +96,9 @@ def _records(rows: Sequence[Any], path: Path) -> Grid | None:
         currency = sibling_currency(record)
         grid.append(
             [
-                RawCell("", None) if key in excluded else _cell(record.get(key), (record_path, key), currency)
+                RawCell("", None)
+                if key in excluded
+                else _cell(record.get(key), (record_path, key), currency, record)
                 for key in keys
             ]
         )

@@ -15,7 +15,9 @@ and percent rows and columns.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from otel_groundedness.scoring.corpus import Path, Source
 from otel_groundedness.scoring.label_words import words
@@ -37,6 +39,8 @@ class RawCell:
     end: int | None = None
     number: float | None = None
     currency: str | None = None  # a JSON number's currency, named by its record ("currency": "EUR")
+    # The record of a keyed cell: its JSON path names its row and key, and cites it as before.
+    record: Mapping[Any, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,7 +97,17 @@ _SCALE = re.compile(
     r"|\(\s*(?P<word3>thousands|millions|billions|'?000s?)(?![\w,.])[^)]{0,40}\)",
     re.IGNORECASE,
 )
-_POWERS = {"thousands": 3, "000": 3, "000s": 3, "k": 3, "millions": 6, "m": 6, "mn": 6, "billions": 9, "bn": 9}
+_POWERS = {
+    "thousands": 3,
+    "000": 3,
+    "000s": 3,
+    "k": 3,
+    "millions": 6,
+    "m": 6,
+    "mn": 6,
+    "billions": 9,
+    "bn": 9,
+}
 _UNSCALED = re.compile(r"per[\s-]share|per\s+unit|\beps\b|%|percent|margin|ratio|\brate\b", re.IGNORECASE)
 _PERCENTISH = re.compile(r"pct|percent|%|\brate\b|_rate|margin|churn|\bshare\b", re.IGNORECASE)
 _TOKEN = re.compile(r"(?<![^\W_])(?:fy|cy)?'?((?:19|20)\d{2}|q[1-4])(?![\w])", re.IGNORECASE)

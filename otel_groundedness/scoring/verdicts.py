@@ -164,7 +164,11 @@ def _judge_quantity(
     if kind != "percent" and value != 0:
         scaled = _scaled_cell(quantity, index, value - reach, value + reach)
         if scaled is not None:
-            return Judgement("supported", _support_reason(atom, scaled, abs(scaled.number - value) <= _slack(value)), scaled)
+            return Judgement(
+                "supported",
+                _support_reason(atom, scaled, abs(scaled.number - value) <= _slack(value)),
+                scaled,
+            )
     if clash is not None:
         return Judgement("contradicted", "currency_mismatch", clash)
     year = bare_years.year_of_number(atom, quantity)
