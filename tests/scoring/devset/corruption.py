@@ -37,7 +37,14 @@ def half_unit(number: Decimal, decimals: int) -> Decimal:
 
 
 def printed_numbers(text: str) -> list[float]:
-    return [float(n.replace(",", "")) for n in NUMBER.findall(text)]
+    """Every number of the text; "680,595" is read both as one number and, as the unquoted
+    fields of a CSV line, as two."""
+    out = []
+    for found in NUMBER.findall(text):
+        out.append(float(found.replace(",", "")))
+        if "," in found:
+            out += [float(piece) for piece in found.split(",") if piece]
+    return out
 
 
 def simple_values(grids: Sequence[Grid], printed: Sequence[float], group_limit: int = 8) -> list[float]:

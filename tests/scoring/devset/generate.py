@@ -224,7 +224,7 @@ def handwritten(first: int, rng: random.Random) -> list[dict[str, Any]]:
         written, decimals = figure_number(spec["figure"])
         assert rounded(abs(exact), decimals) == written, (spec["figure"], exact)
         text = evidence_text(spec["evidence"]) + " " + (spec["user_prompt"] or "")
-        corrupted = corrupt(spec["figure"], simple_values([], printed_numbers(text)), rng)
+        corrupted = corrupt(spec["figure"], simple_values([], printed_numbers(text), group_limit=3), rng)
         assert corrupted is not None, spec["figure"]
         answer = spec["answer"]
         start = answer.index(spec["figure"])
