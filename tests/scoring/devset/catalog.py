@@ -63,7 +63,7 @@ def income_statement(rng: random.Random) -> Table:
         [revenue, list(cost), gross, rnd, sales, admin, opex, operating, net, eps, share(gross, revenue, 1)],
         title=rng.choice(["Consolidated Statements of Operations", "Selected Financial Data"]),
         metrics=(
-            Metric("Revenue"),
+            Metric("Revenue", whole=True),
             Metric("Cost of revenue"),
             Metric("Gross profit"),
             Metric("Research and development", section="Operating expenses:", indent=True),
@@ -404,7 +404,7 @@ def insurance(rng: random.Random) -> Table:
         title="Property & Casualty",
         metrics=(
             Metric("Gross written premiums"),
-            Metric("Net earned premiums"),
+            Metric("Net earned premiums", whole=True),
             Metric("Claims incurred, net", words="net claims incurred"),
             Metric("Operating expenses"),
             Metric("Underwriting result"),
@@ -452,6 +452,32 @@ def per_share_data(rng: random.Random) -> Table:
         decimals=0,
         scale=Scale("(in thousands, except per share data)", "thousand", "$"),
         group="Fiscal Year Ended",
+    )
+
+
+def budget_vs_actual(rng: random.Random) -> Table:
+    """A spreadsheet export: spend by department against budget."""
+    budget = [Decimal(rng.randrange(400, 9_000) * 250) for _ in range(4)]
+    actual = [round(b * Decimal(repr(rng.uniform(0.86, 1.12))), 0) for b in budget]
+    prior = [round(a * Decimal(repr(rng.uniform(0.8, 1.05))), 0) for a in actual]
+    rows: list[Values] = [[a, b, p] for a, b, p in zip(actual, budget, prior, strict=True)]
+    return table(
+        [*rows, add(*rows)],
+        title="Opex by department",
+        metrics=(
+            Metric("Engineering", words="Engineering spend"),
+            Metric("Marketing", words="Marketing spend"),
+            Metric("Sales", words="Sales spend"),
+            Metric("G&A", words="G&A spend"),
+            Metric("Total", total=True, words="total spend"),
+        ),
+        columns=("FY2025 Actual", "FY2025 Budget", "FY2024 Actual"),
+        names=("FY2025 actuals", "the FY2025 budget", "FY2024 actuals"),
+        decimals=0,
+        scale=Scale("", "", rng.choice(["$", "£"])),
+        axis="Department",
+        temporal=False,
+        averages=False,
     )
 
 
@@ -543,6 +569,7 @@ BUILDERS: tuple[Builder, ...] = (
     hotel_kpis,
     insurance,
     per_share_data,
+    budget_vs_actual,
     fixed_issue_example,
     fixed_chip_segments,
     fixed_mining,

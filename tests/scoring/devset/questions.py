@@ -184,7 +184,7 @@ def named_periods(table: Table, periods: list[int]) -> str:
 def average(table: Table, m: int, rng: random.Random) -> Ask | None:
     spec = table.metrics[m]
     present = [p for p in range(len(table.periods)) if table.values[m][p] is not None]
-    if len(present) < 2:
+    if len(present) < 2 or not table.averages:
         return None
     if table.blocks and rng.random() < 0.6:
         block = rng.randrange(len(table.blocks))
@@ -281,11 +281,11 @@ def proportion(table: Table, m: int, operation: Operation, rng: random.Random) -
         for p in present
         if table.values[o][p] is not None and value(table, (m, p)) > 0 and value(table, (o, p)) > 0
     ]
-    if operation == "share":
+    if operation == "share":  # a part of the table's whole (its total or revenue), else of a larger row
         pairs = [(o, p) for o, p in pairs if value(table, (o, p)) > value(table, (m, p))]
-        total_row = table.total_row()
-        if total_row is not None and any(o == total_row for o, _ in pairs) and rng.random() < 0.7:
-            pairs = [(o, p) for o, p in pairs if o == total_row]
+        whole = table.total_row()
+        if whole is not None:
+            pairs = [(o, p) for o, p in pairs if o == whole]
     if not pairs:
         return None
     other, p = rng.choice(pairs)

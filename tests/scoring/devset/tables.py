@@ -31,6 +31,7 @@ class Metric:
     indent: bool = False
     footnote: str = ""  # "(1)" or "*" after the label
     total: bool = False  # a total row: annual reports print the currency on it
+    whole: bool = False  # the denominator of "what percentage of ..." questions (else the total row)
 
     @property
     def said(self) -> str:
@@ -65,6 +66,7 @@ class Table:
     names: tuple[str, ...] = ()  # how a question names each period; the header when empty
     intro: str = ""  # the prose around an HTML table
     record_key: str = "period"  # the key naming a record's period or entity
+    averages: bool = True  # an average across its columns means something (not budget and actual)
     temporal: bool = True  # columns are periods (a change runs from the older to the newer)
     newest_first: bool = True
 
@@ -114,7 +116,10 @@ class Table:
         ]
 
     def total_row(self) -> int | None:
-        return next((i for i, metric in enumerate(self.metrics) if metric.total), None)
+        """The row shares are taken of: the one marked ``whole``, else the total row."""
+        found = [i for i, metric in enumerate(self.metrics) if metric.whole]
+        found += [i for i, metric in enumerate(self.metrics) if metric.total]
+        return found[0] if found else None
 
 
 @dataclass(frozen=True)
