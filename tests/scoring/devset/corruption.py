@@ -16,6 +16,8 @@ from collections.abc import Sequence
 from decimal import Decimal
 
 NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
+# A minus or an opening parenthesis is a sign only after a delimiter (not inside "2025-01").
+SIGNED = re.compile(r"(?:(?<=[\s\"'>|,\[$€£¥:=/])|^)([-(])?(?<![\d.])(\d[\d,]*(?:\.\d+)?)")
 Grid = Sequence[Sequence[float | None]]  # one table's rows (metrics) by columns (periods)
 
 
@@ -37,13 +39,15 @@ def half_unit(number: Decimal, decimals: int) -> Decimal:
 
 
 def printed_numbers(text: str) -> list[float]:
-    """Every number of the text; "680,595" is read both as one number and, as the unquoted
-    fields of a CSV line, as two."""
+    """Every number of the text, negative after a minus or in parentheses ("(4,066)"); "680,595"
+    is read both as one number and, as the unquoted fields of a CSV line, as two."""
     out = []
-    for found in NUMBER.findall(text):
-        out.append(float(found.replace(",", "")))
-        if "," in found:
-            out += [float(piece) for piece in found.split(",") if piece]
+    for found in SIGNED.finditer(text):
+        sign = -1.0 if found.group(1) else 1.0
+        number = found.group(2)
+        out.append(sign * float(number.replace(",", "")))
+        if "," in number:
+            out += [float(piece) for piece in number.split(",") if piece]
     return out
 
 

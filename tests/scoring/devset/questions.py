@@ -283,9 +283,9 @@ def proportion(table: Table, m: int, operation: Operation, rng: random.Random) -
     ]
     if operation == "share":  # a part of the table's whole (its total or revenue), else of a larger row
         pairs = [(o, p) for o, p in pairs if value(table, (o, p)) > value(table, (m, p))]
-        whole = table.total_row()
-        if whole is not None:
-            pairs = [(o, p) for o, p in pairs if o == whole]
+        whole_row = table.total_row()
+        if whole_row is not None:
+            pairs = [(o, p) for o, p in pairs if o == whole_row]
     if not pairs:
         return None
     other, p = rng.choice(pairs)
