@@ -3,9 +3,10 @@
 Built only when an answer figure misses a direct match (``EvidenceIndex.tables``): from the text
 fragments that may hold a table (markdown, CSV/TSV, HTML) and the JSON arrays of rows or records
 the corpus walk noted. Every step is paid for before it starts (``BudgetSpent`` when it cannot
-be): a probe per 32 characters of text read and per array row, a candidate per cell made. It also
-offers the scaled cells ("1,502.7" under "(In millions)") sorted by their value at scale, which
-an answer's "$1,502.7 million" matches directly.
+be): a probe per 32 characters of text read and per JSON array, a candidate per cell made. It
+also offers every cell sorted by its value at scale, for the answer figures that match no
+evidence atom: "$1,502.7 million" for "1,502.7" under "(In millions)", "$1.26" for a cell too
+short to be an atom of the evidence text.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from otel_groundedness.scoring.tables import MAX_TABLES, Cell, Table, make_table
 _CHARS_PER_PROBE = 32
 _CAPTION_VALUE = 200  # characters of one string beside a JSON table read for its scale note
 _CAPTION_VALUES = 8
+_PER_LOOKUP = 8
 
 
 class TableBook:
@@ -49,27 +51,32 @@ class TableBook:
             if rows_grid is not None:
                 budget.pay(CANDIDATE * sum(len(row) for row in rows_grid))
                 self._add(make_table(rows_grid, source, _caption(siblings)))
-        scaled = sorted(
-            (
-                (cell.value * 10.0**cell.power, cell)
-                for table in self.tables
-                for cell in table.cells
-                if cell.power
-            ),
-            key=lambda pair: pair[0],
-        )
-        self._scaled_values = [value for value, _ in scaled]
-        self._scaled_cells = [cell for _, cell in scaled]
+        # Every cell at its scale, percents apart: short cells ("1.26") are no evidence atoms.
+        self._values: dict[bool, list[float]] = {}
+        self._cells: dict[bool, list[Cell]] = {}
+        for percent in (False, True):
+            ordered = sorted(
+                (
+                    (cell.value * 10.0**cell.power, cell)
+                    for table in self.tables
+                    for cell in table.cells
+                    if cell.percent == percent
+                ),
+                key=lambda pair: pair[0],
+            )
+            self._values[percent] = [value for value, _ in ordered]
+            self._cells[percent] = [cell for _, cell in ordered]
 
     def _add(self, table: Table | None) -> None:
         if table is not None and len(self.tables) < MAX_TABLES:
             self.tables.append(table)
 
-    def scaled(self, low: float, high: float) -> list[Cell]:
-        """Scaled cells whose value at scale is in [low, high] (at most eight)."""
-        start = bisect.bisect_left(self._scaled_values, low)
-        end = bisect.bisect_right(self._scaled_values, high, start, min(len(self._scaled_values), start + 8))
-        return self._scaled_cells[start:end]
+    def cells_within(self, low: float, high: float, percent: bool) -> list[Cell]:
+        """Cells (percents, or figures) whose value at scale is in [low, high] (at most eight)."""
+        values = self._values[percent]
+        start = bisect.bisect_left(values, low)
+        end = bisect.bisect_right(values, high, start, min(len(values), start + _PER_LOOKUP))
+        return self._cells[percent][start:end]
 
 
 def _caption(siblings: Mapping[Any, Any] | None) -> str:

@@ -25,15 +25,20 @@ _TAG = re.compile(r"<[^>]*>")
 _CAPTION = re.compile(r"<caption\b[^>]*>(.*?)</caption>", re.IGNORECASE | re.DOTALL)
 
 
+_HTML_OPEN = re.compile(r"<table\b", re.IGNORECASE)
+
+
 def may_hold_table(text: str) -> bool:
-    """A cheap test before reading: a pipe, tab or comma on two lines, or a ``<table``."""
-    return "\n" in text and ("|" in text or "\t" in text or "," in text or "<t" in text.lower())
+    """A cheap test before reading: a pipe, tab or comma and two lines, or a ``<table``."""
+    if "\n" in text and ("|" in text or "\t" in text or "," in text):
+        return True
+    return "<" in text and _HTML_OPEN.search(text) is not None
 
 
 def text_tables(text: str, path: Path) -> Iterator[tuple[Grid, str]]:
     """Every table in ``text`` (the string at ``path``), with its caption."""
     found = 0
-    if "<table" in text.lower():
+    if _HTML_OPEN.search(text):
         for grid, caption in _html_tables(text, path):
             yield grid, caption
             found += 1

@@ -161,8 +161,8 @@ def _judge_quantity(
         return Judgement(
             "supported", _support_reason(atom, best, abs(best.number - value) <= _slack(value)), best
         )
-    if kind != "percent" and value != 0:
-        scaled = _scaled_cell(quantity, index, value - reach, value + reach)
+    if value != 0:
+        scaled = _table_cell(kind, quantity, index, value - reach, value + reach)
         if scaled is not None:
             return Judgement(
                 "supported",
@@ -189,10 +189,12 @@ def _judge_quantity(
     return _near_miss(kind, quantity, groups, index, around, band)
 
 
-def _scaled_cell(quantity: Quantity, index: EvidenceIndex, low: float, high: float) -> Hit | None:
+def _table_cell(
+    kind: AtomKind, quantity: Quantity, index: EvidenceIndex, low: float, high: float
+) -> Hit | None:
     """A table cell that states the figure at its table's scale ("$1,502.7 million" for 1,502.7
     under "(In millions)"), in the figure's currency if both name one."""
-    for cell in index.tables().scaled(low, high):
+    for cell in index.tables().cells_within(low, high, kind == "percent"):
         if quantity.currency is None or cell.currency is None or cell.currency == quantity.currency:
             return cell_hit(cell, scaled=True)
     return None
