@@ -54,7 +54,8 @@ def test_a_scale_note_still_flags_a_wrong_magnitude() -> None:
     "table",
     [
         # markdown without its separator row
-        "| (In millions) | 2024 | 2023 |\n| Revenue | 4,812.6 | 4,377.9 |\n| Operating income | 1,502.7 | 1,084.4 |",
+        "| (In millions) | 2024 | 2023 |\n| Revenue | 4,812.6 | 4,377.9 |\n"
+        "| Operating income | 1,502.7 | 1,084.4 |",
         # CSV with quoted fields
         '(In millions),2024,2023\nRevenue,"4,812.6","4,377.9"\nOperating income,"1,502.7","1,084.4"\n',
         # TSV
@@ -175,7 +176,10 @@ def test_signs_and_wording() -> None:
 
 
 def test_averages_sums_and_shares_of_named_cells() -> None:
-    table = "| Region | Orders | Return rate |\n|---|---|---|\n| EMEA | 3,118 | 2.4% |\n| APAC | 2,406 | 3.1% |\n| AMER | 4,290 | 1.8% |"
+    table = (
+        "| Region | Orders | Return rate |\n|---|---|---|\n"
+        "| EMEA | 3,118 | 2.4% |\n| APAC | 2,406 | 3.1% |\n| AMER | 4,290 | 1.8% |"
+    )
     assert outcome("The average return rate of EMEA and APAC was 2.75%.", [table], "2.75%") == (
         "supported",
         "derived_average",
