@@ -150,7 +150,10 @@ def test_a_narrow_search_accepts_what_a_whole_table_search_refuses() -> None:
 
 
 def test_signs_and_wording() -> None:
-    interest = "| (In millions) | 2024 | 2023 |\n|---|---|---|\n| Interest expense | 186 | 198 |\n| Tax | 1,307 | 1,244 |"
+    interest = (
+        "| (In millions) | 2024 | 2023 |\n|---|---|---|\n"
+        + "| Interest expense | 186 | 198 |\n| Tax | 1,307 | 1,244 |"
+    )
     prompt = "What was the change in interest expense from 2023 to 2024?"
     assert outcome("It was a decrease of 12 million.", [interest], "12 million", prompt) == (
         "supported",
