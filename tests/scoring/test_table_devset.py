@@ -9,6 +9,7 @@ must be supported (>= 95%) and never contradicted; the corruptions flagged (>= 9
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 from typing import Any
 
 import pytest
@@ -76,11 +77,12 @@ def test_the_figures_are_right_and_the_corruptions_wrong_by_the_evidence_alone()
     for case in load_cases():
         numbers = printed_numbers(evidence_text(case["evidence"]) + " " + (case["user_prompt"] or ""))
         pairs = simple_values([], numbers, group_limit=2)
+        factor = Decimal(case.get("figure_scale", 1))
         if operand_count(case) <= 2:
-            assert supported_by(case["figure"], pairs), case["id"]
+            assert supported_by(case["figure"], pairs, factor), case["id"]
         elif operand_count(case) == 3:
-            assert supported_by(case["figure"], simple_values([], numbers, group_limit=3)), case["id"]
-        assert not supported_by(case["corrupted_figure"], pairs), case["id"]
+            assert supported_by(case["figure"], simple_values([], numbers, group_limit=3), factor), case["id"]
+        assert not supported_by(case["corrupted_figure"], pairs, factor), case["id"]
 
 
 def test_correct_figures_are_supported(outcomes: list[Outcome]) -> None:

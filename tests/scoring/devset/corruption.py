@@ -75,8 +75,12 @@ def simple_values(grids: Sequence[Grid], printed: Sequence[float], group_limit: 
     return sorted(out)
 
 
-def corrupt(figure: str, candidates: list[float], rng: random.Random) -> str | None:
-    """One digit of ``figure`` changed, such that no candidate value reads as it at its precision."""
+def corrupt(
+    figure: str, candidates: list[float], rng: random.Random, factor: Decimal = Decimal(1)
+) -> str | None:
+    """One digit of ``figure`` changed, such that no candidate value reads as it at its precision
+    (``factor`` takes the figure's number to the candidates' units: 1000 for "$1.46 billion"
+    against cells in millions)."""
     found = NUMBER.search(figure)
     assert found is not None
     positions = [i for i in range(found.start(), found.end()) if figure[i].isdigit()]
@@ -86,13 +90,15 @@ def corrupt(figure: str, candidates: list[float], rng: random.Random) -> str | N
         if i == positions[0] and digit == "0":
             continue
         changed = figure[:i] + digit + figure[i + 1 :]
-        if not supported_by(changed, candidates):
+        if not supported_by(changed, candidates, factor):
             return changed
     return None
 
 
-def supported_by(figure: str, candidates: list[float]) -> bool:
+def supported_by(figure: str, candidates: list[float], factor: Decimal = Decimal(1)) -> bool:
+    """Some candidate is the figure's value at its precision."""
     number, decimals = figure_number(figure)
-    tolerance = float(half_unit(number, decimals)) + 1e-9
-    lo = bisect.bisect_left(candidates, float(number) - tolerance)
-    return lo < len(candidates) and candidates[lo] <= float(number) + tolerance
+    target = float(number * factor)
+    tolerance = float(half_unit(number, decimals) * factor) + 1e-9
+    lo = bisect.bisect_left(candidates, target - tolerance)
+    return lo < len(candidates) and candidates[lo] <= target + tolerance

@@ -15,19 +15,11 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
+from tests.scoring.devset.answers import Phrasing, write
 from tests.scoring.devset.catalog import BUILDERS, fixed_chip_segments, fixed_issue_example, fixed_mining
 from tests.scoring.devset.corruption import corrupt, figure_number, printed_numbers, simple_values
 from tests.scoring.devset.handwritten import HANDWRITTEN
-from tests.scoring.devset.questions import (
-    OPERATIONS,
-    Operation,
-    Phrasing,
-    ambiguous,
-    ask,
-    decimals_for,
-    rounded,
-    write,
-)
+from tests.scoring.devset.questions import OPERATIONS, Operation, ambiguous, ask, decimals_for, rounded
 from tests.scoring.devset.tables import FORMS, Form, Style, Table, render
 
 SEED = 17
@@ -136,7 +128,7 @@ def build_case(
             continue
         written = write(table, question, decimals, phrasing, rng)
         candidates = simple_values(grids, printed_numbers(evidence_text(evidence) + " " + question.question))
-        corrupted = corrupt(written.figure, candidates, rng)
+        corrupted = corrupt(written.figure, candidates, rng, written.factor)
         if corrupted is None:
             continue
         restate = phrasing == "restated" and written.sentence.startswith(("It ", "The answer"))
@@ -145,7 +137,7 @@ def build_case(
             continue
         sentence = written.sentence.replace(written.figure, corrupted)
         shown = features(table, form, style) + answer_features(written.figure, written.worded)
-        return {
+        case: dict[str, Any] = {
             "id": f"tbl-{number:03d}",
             "form": form,
             "features": shown + (["second_evidence_item"] if other is not None else []),
@@ -159,6 +151,9 @@ def build_case(
             "corrupted_figure": corrupted,
             "computation": f"{question.computation} = {question.value:.6g}",
         }
+        if written.factor != 1:  # the figure is at another scale than its table
+            case["figure_scale"] = int(written.factor)
+        return case
     return None
 
 

@@ -1,9 +1,6 @@
-"""Questions over a dev-set table, the correct answer figure, and its one-digit corruption.
-
-``ask`` picks the operands of an operation, computes the exact result and words the question;
-``answer`` writes the figure the way answers do (at the table's scale, rounded, with the sign as
-a minus or as a word); ``corrupt`` changes one digit of it, re-drawing while the corrupted value
-equals a cell of the table or a simple value derived from its cells, at the figure's precision.
+"""Questions over a dev-set table: ``ask`` picks the operands of an operation, computes the exact
+result and words the question (and the same question as the subject of a sentence);
+``decimals_for`` says how precisely an answer states the result.
 """
 
 from __future__ import annotations
@@ -352,80 +349,3 @@ def ambiguous(exact: Decimal, decimals: int) -> bool:
     """A result on a rounding boundary (x.xx5 exactly) has two honest roundings: not used."""
     scaled = abs(exact) * Decimal(10) ** decimals
     return abs(scaled - scaled.to_integral_value() - Decimal("0.5")) < Decimal("1e-9") or scaled < 1
-
-
-Phrasing = Literal["restated", "prompt_only"]
-
-
-@dataclass(frozen=True)
-class Written:
-    figure: str
-    sentence: str  # the answer's sentence holding the figure
-    worded: bool  # the sign is a word (fell, decrease), the figure unsigned
-
-
-def write(table: Table, question: Ask, decimals: int, phrasing: Phrasing, rng: random.Random) -> Written:
-    exact = rounded(question.value, decimals)
-    negative = exact < 0
-    # A sign word over negative cells ("cash used ... increased") would say the opposite of the
-    # arithmetic, so such changes are written signed.
-    positive = all(value(table, cell) > 0 for cell in question.cells)
-    worded = question.operation in ("change", "pct_change", "pp_diff") and positive and rng.random() < 0.5
-    number = f"{abs(exact):,.{decimals}f}"
-    sign = "-" if negative and not worded else ""
-    if question.kind in ("percent",):
-        figure = f"{sign}{number}%"
-    elif question.kind == "points":
-        figure = f"{sign}{number} " + rng.choice(["percentage points", "percentage points", "points"])
-        if not worded and figure.endswith(" points") and not figure.endswith("percentage points"):
-            figure = f"{sign}{number} percentage points"
-    elif question.kind == "ratio":
-        figure = f"{sign}{number}"
-    elif question.kind == "per_share":
-        figure = f"{sign}{table.scale.currency.strip() or '$'}{number}"
-    else:
-        figure = sign + amount_form(table, question.kind, number, rng)
-    if question.operation == "grew_to":
-        verb = (
-            "grew to"
-            if question.value > value(table, question.cells[1])
-            else rng.choice(["fell to", "declined to"])
-        )
-        place = table.place(question.cells[0][1])
-        sentence = (
-            f"It {verb} {figure}."
-            if phrasing == "prompt_only"
-            else f"{question.statement} {verb} {figure} {place}."
-        )
-        return Written(figure, sentence, True)
-    if worded:
-        if negative:
-            verb = rng.choice(["fell by", "decreased by", "was down", "was a decrease of"])
-        else:
-            verb = rng.choice(["rose by", "increased by", "was up", "was an increase of"])
-        if question.operation == "pp_diff" or question.kind == "percent":
-            verb = verb.replace("was a decrease of", "fell by").replace("was an increase of", "rose by")
-        return Written(figure, f"It {verb} {figure}.", True)
-    if phrasing == "restated" and rng.random() < 0.4:
-        return Written(figure, f"{question.statement} was {figure}.", False)
-    return Written(
-        figure, rng.choice([f"It is {figure}.", f"It was {figure}.", f"The answer is {figure}."]), False
-    )
-
-
-def amount_form(table: Table, kind: str, number: str, rng: random.Random) -> str:
-    scale = table.scale
-    if kind == "count":
-        return number
-    forms = [number]
-    if scale.currency:
-        forms.append(f"{scale.currency}{number}")
-    if scale.word:
-        forms += [f"{number} {scale.word}"] * 2
-        if scale.currency:
-            forms += [f"{scale.currency}{number} {scale.word}"] * 3
-            if scale.suffix:
-                forms.append(f"{scale.currency}{number}{scale.suffix}")
-    if scale.unit:
-        forms.append(f"{number} {scale.unit}")
-    return rng.choice(forms)
