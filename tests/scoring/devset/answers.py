@@ -135,6 +135,10 @@ def write(table: Table, question: Ask, decimals: int, phrasing: Phrasing, rng: r
             verb = rng.choice(["rose by", "increased by", "was up", "was an increase of"])
         if question.operation == "pp_diff" or question.kind == "percent":
             verb = verb.replace("was a decrease of", "fell by").replace("was an increase of", "rose by")
+        if question.kind == "percent" and rng.random() < 0.3:  # the sign word after the figure
+            return Written(
+                figure, f"It was a {figure} {'decrease' if exact < 0 else 'increase'}.", True, factor
+            )
         return Written(figure, f"It {verb} {figure}.", True, factor)
     if phrasing == "restated" and rng.random() < 0.4:
         return Written(figure, f"{question.statement} was {figure}.", False, factor)

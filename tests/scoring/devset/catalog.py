@@ -59,6 +59,7 @@ def income_statement(rng: random.Random) -> Table:
     net = [None if v is None else round(v * Decimal(repr(rng.uniform(0.7, 0.82))), 1) for v in operating]
     shares = Decimal(repr(rng.uniform(180, 900)))
     eps = [None if v is None else round(v / shares, 2) for v in net]
+    paired = rng.random() < 0.35  # "Amount" and "% of revenue" under each year
     return table(
         [revenue, list(cost), gross, rnd, sales, admin, opex, operating, net, eps, share(gross, revenue, 1)],
         title=rng.choice(["Consolidated Statements of Operations", "Selected Financial Data"]),
@@ -78,7 +79,8 @@ def income_statement(rng: random.Random) -> Table:
         columns=years,
         decimals=1,
         scale=Scale("(In millions, except per share amounts and percentages)", "million", "$"),
-        group="Year Ended December 31,",
+        group="" if paired else "Year Ended December 31,",
+        paired=paired,
     )
 
 
@@ -481,6 +483,38 @@ def budget_vs_actual(rng: random.Random) -> Table:
     )
 
 
+def five_year_summary(rng: random.Random) -> Table:
+    """A five-year summary: many rows and years, so many candidate operands."""
+    revenue = drift(rng, rng.uniform(900, 6_000), 5, 1, low=-0.08)
+    operating = [None if v is None else round(v * Decimal(repr(rng.uniform(0.08, 0.22))), 1) for v in revenue]
+    net = [None if v is None else round(v * Decimal(repr(rng.uniform(0.62, 0.8))), 1) for v in operating]
+    assets = drift(rng, rng.uniform(2_000, 12_000), 5, 1, low=-0.05)
+    debt = drift(rng, rng.uniform(300, 3_000), 5, 1, low=-0.2)
+    shares = Decimal(repr(rng.uniform(90, 600)))
+    eps = [None if v is None else round(v / shares, 2) for v in net]
+    dividends = drift(rng, rng.uniform(0.2, 1.6), 5, 2, low=0.0)
+    employees = drift(rng, rng.uniform(4_000, 40_000), 5, 0, low=-0.05)
+    roe = [round(Decimal(repr(rng.uniform(6, 24))), 1) for _ in range(5)]
+    return table(
+        [revenue, operating, net, assets, debt, eps, dividends, employees, roe],
+        title="Five-year summary",
+        metrics=(
+            Metric("Net sales", whole=True),
+            Metric("Operating profit"),
+            Metric("Profit for the year", words="profit for the year"),
+            Metric("Total assets"),
+            Metric("Long-term borrowings", words="long-term borrowings", footnote="(2)"),
+            Metric("Earnings per share — diluted", kind="per_share", words="diluted earnings per share"),
+            Metric("Dividend per share", kind="per_share", words="dividend per share"),
+            Metric("Employees at year end", kind="count", words="employees at year end"),
+            Metric("Return on equity", kind="percent"),
+        ),
+        columns=("2024", "2023", "2022", "2021", "2020"),
+        decimals=1,
+        scale=Scale(rng.choice(["(£ million, unless otherwise stated)", "£m"]), "million", "£", "m"),
+    )
+
+
 def fixed_issue_example(rng: random.Random) -> Table:
     """The table of issue 17, typed by hand."""
     del rng
@@ -570,6 +604,7 @@ BUILDERS: tuple[Builder, ...] = (
     insurance,
     per_share_data,
     budget_vs_actual,
+    five_year_summary,
     fixed_issue_example,
     fixed_chip_segments,
     fixed_mining,

@@ -66,6 +66,7 @@ class Table:
     names: tuple[str, ...] = ()  # how a question names each period; the header when empty
     intro: str = ""  # the prose around an HTML table
     record_key: str = "period"  # the key naming a record's period or entity
+    paired: bool = False  # each period's column followed by the metric's "% of" the whole
     averages: bool = True  # an average across its columns means something (not budget and actual)
     temporal: bool = True  # columns are periods (a change runs from the older to the newer)
     newest_first: bool = True
@@ -108,10 +109,23 @@ class Table:
             out.append(None if value is None else round(value, self.percent_decimals))
         return out
 
+    def paired_values(self, metric: int) -> list[Decimal | None]:
+        """With ``paired``, the metric's percentage of the whole in each period, as printed."""
+        whole = self.total_row()
+        if not self.paired or whole is None or self.metrics[metric].kind != "amount":
+            return [None] * len(self.periods)
+        return [
+            None if v is None or not w else round(v / w * 100, self.percent_decimals)
+            for v, w in zip(self.values[metric], self.values[whole], strict=True)
+        ]
+
     def grid(self) -> list[list[float | None]]:
         """Every value as a float, metric by metric, its percent columns after its periods."""
         return [
-            [None if v is None else float(v) for v in (*self.values[m], *self.extra_values(m))]
+            [
+                None if v is None else float(v)
+                for v in (*self.values[m], *self.extra_values(m), *self.paired_values(m))
+            ]
             for m in range(len(self.metrics))
         ]
 
@@ -183,12 +197,16 @@ def label_text(spec: Metric, style: Style) -> str:
 def grid(table: Table, style: Style) -> tuple[list[list[str]], int]:
     """The table as rows of printed cells, and how many leading rows are headers."""
     corner = table.scale.note if style.note_at == "corner" else table.axis
-    width = len(table.columns) + len(table.extras)
+    width = 2 * len(table.columns) if table.paired else len(table.columns) + len(table.extras)
     extras = [extra_header(extra, table) for extra in table.extras]
     header: list[list[str]] = []
     if style.note_at == "row" and table.scale.note:
         header.append([table.scale.note] + [""] * width)
-    if table.group and not table.blocks:
+    if table.paired:  # a year over each pair of columns: "Amount" and "% of revenue"
+        whole = table.metrics[table.total_row() or 0].name.lower()
+        header.append([corner, *(text for column in table.columns for text in (column, ""))])
+        header.append(["", *(text for _ in table.columns for text in ("Amount", f"% of {whole}"))])
+    elif table.group and not table.blocks:
         header.append([corner, table.group] + [""] * (width - 1))
         header.append(["", *list(table.columns), *extras])
     else:
@@ -210,6 +228,9 @@ def grid(table: Table, style: Style) -> tuple[list[list[str]], int]:
                 for c in range(len(table.columns))
             ]
             cells += [extra_text(v, table, style) for v in table.extra_values(m)]
+            if table.paired:
+                shares = [extra_text(v, table, style) for v in table.paired_values(m)]
+                cells = [text for pair in zip(cells, shares, strict=True) for text in pair]
             rows.append([label_text(spec, style), *cells])
     return header + rows, len(header)
 
