@@ -33,6 +33,7 @@ class Written:
     sentence: str  # the answer's sentence holding the figure
     worded: bool  # the sign is a word (fell, decrease), the figure unsigned
     factor: Decimal = Decimal(1)  # the figure's number times this is in the table's units
+    with_operands: bool = False  # the sentence also states the cells it was computed from
 
 
 def amount_template(table: Table, kind: str, rng: random.Random, word: str | None = None) -> str:
@@ -128,7 +129,8 @@ def write(table: Table, question: Ask, decimals: int, phrasing: Phrasing, rng: r
         return Written(figure, sentence, True, factor)
     if worded:
         if question.operation != "pp_diff" and converted is None and rng.random() < WITH_OPERANDS:
-            return Written(figure, with_operands(table, question, figure, form, exact < 0, rng), True, factor)
+            sentence = with_operands(table, question, figure, form, exact < 0, rng)
+            return Written(figure, sentence, True, factor, with_operands=True)
         if exact < 0:
             verb = rng.choice(["fell by", "decreased by", "was down", "was a decrease of"])
         else:

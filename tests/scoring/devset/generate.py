@@ -15,7 +15,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from tests.scoring.devset.answers import Phrasing, write
+from tests.scoring.devset.answers import Phrasing, Written, write
 from tests.scoring.devset.catalog import BUILDERS, fixed_chip_segments, fixed_issue_example, fixed_mining
 from tests.scoring.devset.corruption import corrupt, figure_number, printed_numbers, simple_values
 from tests.scoring.devset.handwritten import HANDWRITTEN
@@ -74,6 +74,7 @@ def features(table: Table, form: Form, style: Style) -> list[str]:
         "per_share_rows": "per_share" in kinds,
         "percent_rows": "percent" in kinds,
         "percent_columns": bool(table.extras) and printed_layout,
+        "amount_and_percent_under_each_year": table.paired and printed_layout,
         "currency_in_cells": bool(table.scale.currency) and style.currency_cells and not style.raw_numbers,
         "no_separator_row": form == "markdown" and not style.separator,
         "quoted_fields": form == "csv",
@@ -84,14 +85,16 @@ def features(table: Table, form: Form, style: Style) -> list[str]:
     return [name for name, present in found.items() if present]
 
 
-def answer_features(figure: str, worded: bool) -> list[str]:
+def answer_features(written: Written) -> list[str]:
     words = ("thousand", "million", "billion", "m", "bn")
     return [
         name
         for name, present in (
-            ("answer_at_scale", figure.endswith(words)),
-            ("answer_minus_sign", figure.startswith("-")),
-            ("answer_sign_word", worded),
+            ("answer_scale_word", written.figure.endswith(words)),
+            ("answer_other_scale", written.factor != 1),
+            ("answer_minus_sign", written.figure.startswith("-")),
+            ("answer_sign_word", written.worded),
+            ("answer_states_operands", written.with_operands),
         )
         if present
     ]
@@ -136,7 +139,7 @@ def build_case(
         if answer.count(written.figure) != 1:
             continue
         sentence = written.sentence.replace(written.figure, corrupted)
-        shown = features(table, form, style) + answer_features(written.figure, written.worded)
+        shown = features(table, form, style) + answer_features(written)
         case: dict[str, Any] = {
             "id": f"tbl-{number:03d}",
             "form": form,
