@@ -2,8 +2,8 @@
 
 Every case holds a table in one of the forms agents see, a question, an answer stating the
 correct computed figure and the same answer with one digit of it changed. The correct figures
-must be supported (>= 95%) and never contradicted; the corruptions flagged (>= 98%).
-``python -m tests.scoring.devset -v`` prints the rates by form, operation and feature.
+must be supported (>= 95%, in each phrasing) and never contradicted; the corruptions flagged
+(>= 98%). ``python -m tests.scoring.devset -v`` prints the rates by form, operation and feature.
 """
 
 from __future__ import annotations
@@ -99,3 +99,16 @@ def test_corruptions_are_flagged(outcomes: list[Outcome]) -> None:
     rates = Rates.of(outcomes)
     missed = [o for o in outcomes if not o.flagged]
     assert rates.flagged >= FLAGGED_FLOOR, f"{rates.line('all')}\n{failures(missed)}"
+
+
+def test_both_phrasings_work(outcomes: list[Outcome]) -> None:
+    """The question restated in the answer, or asked only in the user's prompt: each on its own."""
+    for phrasing in ("restated", "prompt_only"):
+        some = [o for o in outcomes if o.case["phrasing"] == phrasing]
+        rates = Rates.of(some)
+        assert rates.supported >= SUPPORTED_FLOOR, f"{rates.line(phrasing)}\n{failures(some)}"
+
+
+def test_the_default_work_budget_never_cuts_a_case(outcomes: list[Outcome]) -> None:
+    cut = [o for o in outcomes if "unchecked" in (o.correct, o.corrupted)]
+    assert not cut, failures(cut)

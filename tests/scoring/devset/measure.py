@@ -1,7 +1,8 @@
 """Score every case of ``tables.jsonl`` and read the verdicts of its two figures.
 
 A figure's verdict is that of the answer atom whose text is the figure; ``missing`` when the
-scorer extracted no such atom (a figure it cannot see is neither supported nor flagged).
+scorer extracted no such atom (a figure it cannot see is neither supported nor flagged),
+``unchecked`` when the work budget ran out before it, ``error`` when ``score`` raised.
 """
 
 from __future__ import annotations
@@ -48,6 +49,8 @@ def verdict(answer: str, figure: str, case: dict[str, Any]) -> tuple[str, str]:
     for atom in report.verdicts:
         if atom.text == figure and atom.start == start:
             return atom.verdict, atom.reason
+    if report.budget_exceeded:
+        return "unchecked", f"work budget: {report.atoms_unchecked} atoms unchecked"
     return "missing", ", ".join(f"{atom.text!r} {atom.verdict}" for atom in report.verdicts)
 
 
