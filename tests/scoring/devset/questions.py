@@ -181,18 +181,18 @@ def named_periods(table: Table, periods: list[int]) -> str:
 def average(table: Table, m: int, rng: random.Random) -> Ask | None:
     spec = table.metrics[m]
     present = [p for p in range(len(table.periods)) if table.values[m][p] is not None]
-    if len(present) < 2 or not table.averages:
+    if len(present) < 2 or not table.across_columns:
         return None
     if table.blocks and rng.random() < 0.6:
         block = rng.randrange(len(table.blocks))
         chosen = [p for p in present if p // len(table.columns) == block]
         place = f"per quarter in {table.blocks[block]}"
-        question = f"What was the average {spec.said} {place}?"
+        question = averaged(spec.said, place)
     elif len(present) <= 4 and rng.random() < 0.5 and table.temporal:
         chosen = present
         ordered = sorted(chosen, key=table.age)
         place = f"from {table.name(ordered[0])} to {table.name(ordered[-1])}"
-        question = f"What was the average {spec.said} {place}?"
+        question = averaged(spec.said, place)
     else:
         chosen = rng.sample(present, 2 if len(present) < 4 else rng.choice([2, 3]))
         place = (
@@ -200,7 +200,7 @@ def average(table: Table, m: int, rng: random.Random) -> Ask | None:
             if table.temporal
             else f"across {named_periods(table, chosen)}"
         )
-        question = f"What was the average {spec.said} {place}?"
+        question = averaged(spec.said, place)
     cells = tuple((m, p) for p in chosen)
     values = [value(table, c) for c in cells]
     return Ask(
@@ -208,21 +208,32 @@ def average(table: Table, m: int, rng: random.Random) -> Ask | None:
         cells,
         sum(values, Decimal(0)) / len(values),
         question,
-        f"The average {spec.said} {place}",
+        averaged(spec.said, place, statement=True),
         f"average({', '.join(map(str, values))})",
         spec.kind,
     )
 
 
+def averaged(said: str, place: str, statement: bool = False) -> str:
+    """The average question and its statement, not "the average average order value"."""
+    if said.startswith("average "):
+        return f"The {said} averaged {place}" if statement else f"What was the {said} averaged {place}?"
+    return f"The average {said} {place}" if statement else f"What was the average {said} {place}?"
+
+
 def total(table: Table, m: int, rng: random.Random) -> Ask | None:
+    """Two parts of one total in one period (segments, regions, expense lines), or one row over
+    periods or regions."""
     spec = table.metrics[m]
     present = [p for p in range(len(table.periods)) if table.values[m][p] is not None]
     partners = [
         o
         for o in range(len(table.metrics))
-        if o != m and table.metrics[o].kind == spec.kind and not table.metrics[o].total and not spec.total
+        if o != m and spec.part and table.metrics[o].part and table.metrics[o].kind == spec.kind
     ]
-    if partners and rng.random() < 0.5:
+    if not partners and not table.across_columns:
+        return None
+    if partners and (rng.random() < 0.5 or not table.across_columns):
         other = rng.choice(partners)
         p = rng.choice([p for p in present if table.values[other][p] is not None] or [-1])
         if p < 0:
@@ -253,15 +264,16 @@ def total(table: Table, m: int, rng: random.Random) -> Ask | None:
             else f"for {named_periods(table, chosen)}"
         )
     values = [value(table, (m, p)) for p in chosen]
-    question = rng.choice(
-        [f"What was the total {spec.said} {place}?", f"What was the sum of {spec.said} {place}?"]
-    )
+    sums = [f"What was the sum of {spec.said} {place}?"]
+    if not spec.said.startswith("total "):  # not "the total total spend"
+        sums.append(f"What was the total {spec.said} {place}?")
+    question = rng.choice(sums)
     return Ask(
         "sum",
         tuple((m, p) for p in chosen),
         sum(values, Decimal(0)),
         question,
-        f"The total {spec.said} {place}",
+        f"The sum of {spec.said} {place}",
         " + ".join(map(str, values)),
         spec.kind,
     )
@@ -278,11 +290,11 @@ def proportion(table: Table, m: int, operation: Operation, rng: random.Random) -
         for p in present
         if table.values[o][p] is not None and value(table, (m, p)) > 0 and value(table, (o, p)) > 0
     ]
-    if operation == "share":  # a part of the table's whole (its total or revenue), else of a larger row
-        pairs = [(o, p) for o, p in pairs if value(table, (o, p)) > value(table, (m, p))]
+    if operation == "share":  # of the table's whole: its total row, revenue, seat kilometres
+        if spec.kind != "amount" and not spec.part:  # passengers are no share of seat kilometres
+            return None
         whole_row = table.total_row()
-        if whole_row is not None:
-            pairs = [(o, p) for o, p in pairs if o == whole_row]
+        pairs = [(o, p) for o, p in pairs if o == whole_row and value(table, (o, p)) > value(table, (m, p))]
     if not pairs:
         return None
     other, p = rng.choice(pairs)

@@ -32,6 +32,7 @@ class Metric:
     footnote: str = ""  # "(1)" or "*" after the label
     total: bool = False  # a total row: annual reports print the currency on it
     whole: bool = False  # the denominator of "what percentage of ..." questions (else the total row)
+    part: bool = False  # one of the rows that add up to a total: two of them may be summed
 
     @property
     def said(self) -> str:
@@ -67,7 +68,7 @@ class Table:
     intro: str = ""  # the prose around an HTML table
     record_key: str = "period"  # the key naming a record's period or entity
     paired: bool = False  # each period's column followed by the metric's "% of" the whole
-    averages: bool = True  # an average across its columns means something (not budget and actual)
+    across_columns: bool = True  # a sum or average across its columns means something (not budget and actual)
     temporal: bool = True  # columns are periods (a change runs from the older to the newer)
     newest_first: bool = True
 
