@@ -96,6 +96,7 @@ def balance_sheet(rng: random.Random) -> Table:
     return table(
         [cash, receivables, inventories, prepaid, current, ppe, goodwill, assets],
         title="Condensed Consolidated Balance Sheets",
+        ratios=(("Total current assets", "Property and equipment, net"),),
         metrics=(
             Metric("Cash and cash equivalents", part=True),
             Metric("Accounts receivable, net", part=True, words="accounts receivable"),
@@ -185,6 +186,7 @@ def bank_key_figures(rng: random.Random) -> Table:
             [round(Decimal(repr(rng.uniform(13.2, 15.8))), 2) for _ in range(3)],
         ],
         title="Key financial metrics",
+        ratios=(("Loans and advances to customers", "Customer deposits"),),
         metrics=(
             Metric("Net interest income", part=True),
             Metric("Other income", part=True),
@@ -517,6 +519,7 @@ def five_year_summary(rng: random.Random) -> Table:
     return table(
         [revenue, operating, net, assets, debt, eps, dividends, employees, roe],
         title="Five-year summary",
+        ratios=(("Total assets", "Long-term borrowings"),),
         metrics=(
             Metric("Net sales", whole=True),
             Metric("Operating profit"),

@@ -116,6 +116,10 @@ def ask(table: Table, operation: Operation, rng: random.Random) -> Ask | None:
             )
         span = f"from {table.name(old)} to {table.name(new)}"
         between = f"between {table.name(old)} and {table.name(new)}"
+        # An outflow printed negative ("cash used", capital expenditures) has two honest signs of
+        # change, and so has a percentage change from a loss: neither is asked.
+        if (operation == "change" and a < 0 and b < 0) or (operation == "pct_change" and (a < 0 or b <= 0)):
+            return None
         if operation == "grew_to":
             if a == b or a <= 0 or b <= 0:
                 return None
@@ -290,11 +294,20 @@ def proportion(table: Table, m: int, operation: Operation, rng: random.Random) -
         for p in present
         if table.values[o][p] is not None and value(table, (m, p)) > 0 and value(table, (o, p)) > 0
     ]
+    whole_row = table.total_row()
     if operation == "share":  # of the table's whole: its total row, revenue, seat kilometres
         if spec.kind != "amount" and not spec.part:  # passengers are no share of seat kilometres
             return None
-        whole_row = table.total_row()
         pairs = [(o, p) for o, p in pairs if o == whole_row and value(table, (o, p)) > value(table, (m, p))]
+    else:  # a ratio people ask for: of two parts, to the whole, or one the table names
+        named = {frozenset(pair) for pair in table.ratios}
+        pairs = [
+            (o, p)
+            for o, p in pairs
+            if (spec.part and table.metrics[o].part)
+            or (whole_row in (m, o) and spec.kind == "amount")  # not departures to seat kilometres
+            or frozenset((spec.name, table.metrics[o].name)) in named
+        ]
     if not pairs:
         return None
     other, p = rng.choice(pairs)

@@ -67,6 +67,7 @@ class Table:
     names: tuple[str, ...] = ()  # how a question names each period; the header when empty
     intro: str = ""  # the prose around an HTML table
     record_key: str = "period"  # the key naming a record's period or entity
+    ratios: tuple[tuple[str, str], ...] = ()  # ratios of two rows people ask for (loans to deposits)
     paired: bool = False  # each period's column followed by the metric's "% of" the whole
     across_columns: bool = True  # a sum or average across its columns means something (not budget and actual)
     temporal: bool = True  # columns are periods (a change runs from the older to the newer)
