@@ -3,8 +3,9 @@
 Generated cases go round the tables of ``catalog``, each time with fresh numbers, the next form
 for that table, the operation asked least so far that the table offers, and the two phrasings in
 turn: the question restated in the answer (``user_prompt`` null) or asked only in ``user_prompt``.
-A quarter of them carry a second tool result, another table, as agents' turns do. The cases of
-``handwritten`` follow, checked against their operands.
+A quarter of them draw a second tool result, another table, as agents' turns have (kept when it
+shares no row-label word with the asked table). The cases of ``handwritten`` follow, checked
+against their operands.
 """
 
 from __future__ import annotations
