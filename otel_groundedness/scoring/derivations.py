@@ -172,8 +172,8 @@ class Deriver:
         self, atom: Atom, quantity: Quantity, around: AtomContext, operations: frozenset[DerivedOperation]
     ) -> Derivation | None:
         """The label-chosen search over the evidence's tables (``scoring.table_derivations``)."""
-        book = self._index.tables()
-        if not book.tables:
+        tables = self._index.tables().tables()
+        if not tables:
             return None
         # The near wording and the whole sentence together: "The percentage change in diluted
         # weighted-average shares ... was 13.9%" names its change beyond the near window.
@@ -188,7 +188,7 @@ class Deriver:
             table_operations(operations, around, percent),
             quantity.currency,
         )
-        return table_derivation(book, target, self._asked(around), self._index.budget)
+        return table_derivation(tables, target, self._asked(around), self._index.budget)
 
     def _asked(self, around: AtomContext) -> frozenset[str]:
         """Label words and years of the figure's sentence, the one before it and the question."""

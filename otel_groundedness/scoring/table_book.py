@@ -1,12 +1,12 @@
 """``TableBook``: the tables of one call's evidence, read on first use.
 
-Built only when an answer figure misses a direct match (``EvidenceIndex.tables``): from the text
+Made when an answer figure misses a direct match (``EvidenceIndex.tables``), read from the text
 fragments that may hold a table (markdown, CSV/TSV, HTML) and the JSON arrays of rows or records
 the corpus walk noted. Every step is paid for before it starts (``BudgetSpent`` when it cannot
 be): a probe per 32 characters of text read and per JSON array, a candidate per cell made. It
-also offers every cell sorted by its value at scale, for the answer figures that match no
-evidence atom: "$1,502.7 million" for "1,502.7" under "(In millions)", "$1.26" for a cell too
-short to be an atom of the evidence text.
+offers the cells sorted by their value at scale, for the answer figures that match no evidence
+value as it stands: "$1,502.7 million" for "1,502.7" under "(In millions)", "$1.26" for a cell
+too short to be an atom of the evidence text.
 """
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ from typing import Any
 from otel_groundedness.scoring.budget import CANDIDATE, PROBE, WorkBudget
 from otel_groundedness.scoring.corpus import Corpus, RawScalar
 from otel_groundedness.scoring.index import Hit
-from otel_groundedness.scoring.table_json import json_grid
+from otel_groundedness.scoring.table_json import head_has_note, json_grid
 from otel_groundedness.scoring.table_text import may_hold_table, text_tables
-from otel_groundedness.scoring.tables import MAX_TABLES, Cell, Table, make_table
+from otel_groundedness.scoring.tables import MAX_TABLES, Cell, Table, make_table, scale_note
 
 _CHARS_PER_PROBE = 32
 _CAPTION_VALUE = 200  # characters of one string beside a JSON table read for its scale note
@@ -29,36 +29,49 @@ _PER_LOOKUP = 8
 
 
 class TableBook:
-    """Every table of the evidence (at most ``MAX_TABLES``) and its scaled cells by value."""
+    """The evidence's tables (at most ``MAX_TABLES``), read in two parts on first use.
+
+    A direct lookup (``cells_within``) needs only the tables whose cells are not evidence values
+    as they stand: text tables (a short cell is no atom of the text) and JSON tables with a
+    scale note. The derivation search (``tables``) needs every table, JSON ones without a note
+    too; it reads them only when a worded figure asks.
+    """
 
     def __init__(self, corpus: Corpus, budget: WorkBudget) -> None:
-        self.tables: list[Table] = []
-        seen: set[int] = set()
-        for fragment in corpus.fragments:
-            text = fragment.text
-            if len(self.tables) >= MAX_TABLES or id(text) in seen or not may_hold_table(text):
-                continue
-            seen.add(id(text))
-            budget.pay(PROBE * (len(text) // _CHARS_PER_PROBE + 1))
-            for grid, caption in text_tables(text, fragment.path):
-                budget.pay(CANDIDATE * sum(len(row) for row in grid))
-                self._add(make_table(grid, fragment.source, caption))
-        for source, path, rows, siblings in corpus.arrays:
-            if len(self.tables) >= MAX_TABLES:
-                break
-            budget.pay(PROBE)
-            rows_grid = json_grid(rows, path)
-            if rows_grid is not None:
-                budget.pay(CANDIDATE * sum(len(row) for row in rows_grid))
-                self._add(make_table(rows_grid, source, _caption(siblings)))
-        # Every cell at its scale, percents apart: short cells ("1.26") are no evidence atoms.
+        self._corpus = corpus
+        self._budget = budget
+        self._text: list[Table] | None = None
+        self._noted: list[Table] | None = None  # JSON tables with a scale note
+        self._all: list[Table] | None = None
         self._values: dict[bool, list[float]] = {}
         self._cells: dict[bool, list[Cell]] = {}
+
+    def tables(self) -> list[Table]:
+        """Every table, text ones first."""
+        if self._all is None:
+            self._all = (self._text_tables() + self._json_tables(noted=False))[:MAX_TABLES]
+        return self._all
+
+    def cells_within(self, low: float, high: float, percent: bool) -> list[Cell]:
+        """Cells (percents, or figures) whose value at scale is in [low, high] (at most eight) of
+        the tables a direct lookup reads."""
+        if not self._values:
+            self._sort_cells()
+        values = self._values[percent]
+        start = bisect.bisect_left(values, low)
+        end = bisect.bisect_right(values, high, start, min(len(values), start + _PER_LOOKUP))
+        return self._cells[percent][start:end]
+
+    def _sort_cells(self) -> None:
+        """Every looked-up cell at its scale, percents apart."""
+        if self._noted is None:
+            self._noted = self._json_tables(noted=True)
+        looked_up = self._text_tables() + self._noted
         for percent in (False, True):
             ordered = sorted(
                 (
                     (cell.value * 10.0**cell.power, cell)
-                    for table in self.tables
+                    for table in looked_up
                     for cell in table.cells
                     if cell.percent == percent
                 ),
@@ -67,16 +80,44 @@ class TableBook:
             self._values[percent] = [value for value, _ in ordered]
             self._cells[percent] = [cell for _, cell in ordered]
 
-    def _add(self, table: Table | None) -> None:
-        if table is not None and len(self.tables) < MAX_TABLES:
-            self.tables.append(table)
+    def _text_tables(self) -> list[Table]:
+        if self._text is None:
+            budget = self._budget
+            found: list[Table] = []
+            seen: set[int] = set()
+            for fragment in self._corpus.fragments:
+                text = fragment.text
+                if len(found) >= MAX_TABLES or id(text) in seen or not may_hold_table(text):
+                    continue
+                seen.add(id(text))
+                budget.pay(PROBE * (len(text) // _CHARS_PER_PROBE + 1))
+                for grid, caption in text_tables(text, fragment.path):
+                    budget.pay(CANDIDATE * sum(len(row) for row in grid))
+                    _add(found, make_table(grid, fragment.source, caption))
+            self._text = found
+        return self._text
 
-    def cells_within(self, low: float, high: float, percent: bool) -> list[Cell]:
-        """Cells (percents, or figures) whose value at scale is in [low, high] (at most eight)."""
-        values = self._values[percent]
-        start = bisect.bisect_left(values, low)
-        end = bisect.bisect_right(values, high, start, min(len(values), start + _PER_LOOKUP))
-        return self._cells[percent][start:end]
+    def _json_tables(self, noted: bool) -> list[Table]:
+        """The JSON tables (``noted``: only those with a scale note beside or above them)."""
+        budget = self._budget
+        found: list[Table] = []
+        for source, path, rows, siblings in self._corpus.arrays:
+            if len(found) >= MAX_TABLES:
+                break
+            budget.pay(PROBE)
+            caption = _caption(siblings)
+            if noted and scale_note(caption) is None and not head_has_note(rows):
+                continue
+            grid = json_grid(rows, path)
+            if grid is not None:
+                budget.pay(CANDIDATE * sum(len(row) for row in grid))
+                _add(found, make_table(grid, source, caption))
+        return found
+
+
+def _add(tables: list[Table], table: Table | None) -> None:
+    if table is not None and len(tables) < MAX_TABLES:
+        tables.append(table)
 
 
 def _caption(siblings: Mapping[Any, Any] | None) -> str:

@@ -36,8 +36,8 @@ from itertools import combinations
 from otel_groundedness.scoring.budget import PROBE, WorkBudget
 from otel_groundedness.scoring.derivation import Derivation
 from otel_groundedness.scoring.results import DerivedOperation
-from otel_groundedness.scoring.table_book import TableBook, cell_hit
-from otel_groundedness.scoring.tables import Cell
+from otel_groundedness.scoring.table_book import cell_hit
+from otel_groundedness.scoring.tables import Cell, Table
 
 CHANCE_LIMIT = 0.05
 PERCENT_SCALE = 100.0
@@ -93,11 +93,11 @@ def picked(labels: dict[int, frozenset[str]], asked: frozenset[str]) -> list[int
 
 
 def table_derivation(
-    book: TableBook, target: TableTarget, asked: frozenset[str], budget: WorkBudget
+    tables: list[Table], target: TableTarget, asked: frozenset[str], budget: WorkBudget
 ) -> Derivation | None:
     """A derivation of the target from cells the asked words pick, passing the chance rule."""
     stages: list[tuple[int, int, int, list[Cell]]] = []  # (tier, -match strength, order, family)
-    for table in book.tables:
+    for table in tables:
         rows, row_score = _picked_with_score(table.row_words, asked)
         columns, column_score = _picked_with_score(table.column_words, asked)
         strength = -(row_score + column_score)

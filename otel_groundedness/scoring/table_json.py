@@ -10,15 +10,16 @@ Each cell's citation is its JSON path. Linear in the cells read, capped at ``MAX
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from otel_groundedness.scoring.corpus import Path, sibling_currency
-from otel_groundedness.scoring.operand_families import names_no_quantity
-from otel_groundedness.scoring.tables import MAX_CELL_CHARS, MAX_TABLE_CELLS, RawCell
+from otel_groundedness.scoring.operand_families import names_identifier, names_no_quantity
+from otel_groundedness.scoring.tables import MAX_CELL_CHARS, MAX_TABLE_CELLS, RawCell, scale_note
 
 Grid = list[list[RawCell]]
 MAX_RECORDS = 200
+_HEAD_ROWS = 3  # rows read for a scale note
 
 
 def json_grid(rows: Sequence[Any], path: Path) -> Grid | None:
@@ -29,6 +30,20 @@ def json_grid(rows: Sequence[Any], path: Path) -> Grid | None:
     if isinstance(first, Mapping):
         return _records(rows, path)
     return None
+
+
+def head_has_note(rows: Sequence[Any]) -> bool:
+    """Whether the first rows (a record's keys and strings) hold a scale note ("(In millions)")."""
+    for row in rows[:_HEAD_ROWS]:
+        texts: Iterable[Any] = ()
+        if isinstance(row, list | tuple):
+            texts = row
+        elif isinstance(row, Mapping):
+            texts = [*row.keys(), *row.values()]
+        for text in texts:
+            if isinstance(text, str) and len(text) <= MAX_CELL_CHARS and scale_note(text) is not None:
+                return True
+    return False
 
 
 def _cell(
@@ -83,6 +98,8 @@ def _records(rows: Sequence[Any], path: Path) -> Grid | None:
         keys.append(key)
     if len(rows) > MAX_RECORDS or len(keys) < 2 or not isinstance(rows[0].get(keys[0]), str):
         return None
+    if names_identifier(keys[0]):
+        return None  # rows named by ids are records of data, not lines of a table
     excluded = {key for key in keys[1:] if names_no_quantity(key)}  # ids, years, codes: no figures
     grid: Grid = [[RawCell(key, (path, key)) for key in keys]]
     cells = len(keys)
