@@ -537,6 +537,40 @@ def five_year_summary(rng: random.Random) -> Table:
     )
 
 
+def segment_geography(rng: random.Random) -> Table:
+    """Revenue by segment and region: the same row labels under each section row."""
+    values: list[Values] = []
+    metrics: list[Metric] = []
+    for segment in ("Cloud", "Devices"):
+        regions = [drift(rng, rng.uniform(300, 3_000), 3, 1) for _ in range(2)]
+        values += [*regions, add(*regions)]
+        metrics += [
+            Metric(
+                region,
+                section=f"{segment}:",
+                indent=True,
+                part=True,
+                words=f"{segment} revenue from {region}",
+                key=f"{segment.lower()}_{key}",
+            )
+            for region, key in (("United States", "us"), ("International", "international"))
+        ]
+        metrics.append(
+            Metric(f"Total {segment}", words=f"total {segment} revenue", key=f"{segment.lower()}_total")
+        )
+    values.append(add(values[2], values[5]))
+    metrics.append(Metric("Total revenue", total=True, key="total_revenue"))
+    return table(
+        values,
+        title="Revenue by segment and geography",
+        metrics=tuple(metrics),
+        columns=("2024", "2023", "2022"),
+        decimals=1,
+        scale=Scale(rng.choice(["(In millions)", "($ in millions)"]), "million", "$"),
+        group=rng.choice(["", "Year Ended June 30,"]),
+    )
+
+
 def fixed_issue_example(rng: random.Random) -> Table:
     """The table of issue 17, typed by hand."""
     del rng
@@ -627,6 +661,7 @@ BUILDERS: tuple[Builder, ...] = (
     per_share_data,
     budget_vs_actual,
     five_year_summary,
+    segment_geography,
     fixed_issue_example,
     fixed_chip_segments,
     fixed_mining,
