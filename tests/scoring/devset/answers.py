@@ -23,6 +23,7 @@ MAGNITUDES = {
     "million": Decimal(10) ** 6,
     "billion": Decimal(10) ** 9,
 }
+CODES = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "CHF ": "CHF"}  # "EUR 418.3 million"
 CONVERTED = 0.15  # how often an amount is written at another scale than its table's
 WITH_OPERANDS = 0.3  # how often a worded change also states the two cells it is computed from
 
@@ -48,6 +49,8 @@ def amount_template(table: Table, kind: str, rng: random.Random, word: str | Non
     forms = ["{}"]
     if scale.currency:
         forms.append(f"{scale.currency}{{}}")
+        code = CODES.get(scale.currency, "")
+        forms.append(f"{code} {{}} {scale.word}" if scale.word else f"{code} {{}}")
     if scale.word:
         forms += [f"{{}} {scale.word}"] * 2
         if scale.currency:
@@ -113,7 +116,9 @@ def write(table: Table, question: Ask, decimals: int, phrasing: Phrasing, rng: r
         form = template(table, question.kind, rng, worded)
     exact = rounded(question.value / factor, decimals)
     sign = "-" if exact < 0 and not worded else ""
-    figure = sign + form.format(f"{abs(exact):,.{decimals}f}")
+    number = f"{abs(exact):,.{decimals}f}"
+    # A minus goes before a symbol (-$418.3) and after a code (JPY -96,644 million).
+    figure = form.format(sign + number) if form[:1].isalpha() else sign + form.format(number)
     if question.operation == "grew_to":
         verb = (
             "grew to"

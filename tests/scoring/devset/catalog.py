@@ -571,6 +571,39 @@ def segment_geography(rng: random.Random) -> Table:
     )
 
 
+def logistics_weekly(rng: random.Random) -> Table:
+    """A carrier's weekly operations export."""
+    weeks = ("2025-W18", "2025-W19", "2025-W20", "2025-W21")
+    names = ("week 18", "week 19", "week 20", "week 21")
+    shipments = [Decimal(rng.randint(8_000, 60_000)) for _ in weeks]
+    cost = [round(Decimal(repr(rng.uniform(6.5, 24.0))), 2) for _ in weeks]
+    spend = [round(s * c / 1000, 1) for s, c in zip(shipments, cost, strict=True)]
+    return table(
+        [
+            list(shipments),
+            list(spend),
+            list(cost),
+            [round(Decimal(repr(rng.uniform(86, 99))), 1) for _ in weeks],
+        ],
+        title="Weekly operations",
+        metrics=(
+            Metric("Shipments", kind="count", key="shipments"),
+            Metric("Freight spend ($000s)", key="freight_spend_usd_k", words="freight spend"),
+            Metric(
+                "Cost per shipment", kind="per_share", key="cost_per_shipment_usd", words="cost per shipment"
+            ),
+            Metric("On-time delivery", kind="percent", key="on_time_pct", words="on-time delivery rate"),
+        ),
+        columns=weeks,
+        names=names,
+        decimals=1,
+        scale=Scale("", "thousand", "$"),
+        axis="week",
+        record_key="week",
+        newest_first=False,
+    )
+
+
 def fixed_issue_example(rng: random.Random) -> Table:
     """The table of issue 17, typed by hand."""
     del rng
@@ -662,6 +695,7 @@ BUILDERS: tuple[Builder, ...] = (
     budget_vs_actual,
     five_year_summary,
     segment_geography,
+    logistics_weekly,
     fixed_issue_example,
     fixed_chip_segments,
     fixed_mining,
