@@ -1,7 +1,8 @@
 """Score every case of ``tables.jsonl`` and read the verdicts of its two figures.
 
-A figure's verdict is that of the answer atom whose text is the figure; ``missing`` when the
-scorer extracted no such atom (a figure it cannot see is neither supported nor flagged),
+A figure's verdict is that of the answer atom whose text is the figure, else of the atom over its
+number (the scorer may read "13.13" of "13.13 points"); ``missing`` when the scorer extracted no
+such atom (a figure it cannot see is neither supported nor flagged),
 ``unchecked`` when the work budget ran out before it, ``error`` when ``score`` raised.
 """
 
@@ -14,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from otel_groundedness.scoring import score
+from tests.scoring.devset.corruption import NUMBER
 
 DEVSET = Path(__file__).parent / "tables.jsonl"
 FLAGS = ("contradicted", "unsupported")
@@ -49,6 +51,14 @@ def verdict(answer: str, figure: str, case: dict[str, Any]) -> tuple[str, str]:
     for atom in report.verdicts:
         if atom.text == figure and atom.start == start:
             return atom.verdict, atom.reason
+    # The scorer may read a shorter or longer span ("13.13" of "13.13 points"): the atom over the
+    # figure's number is its verdict.
+    number = NUMBER.search(figure)
+    assert number is not None, figure
+    low, high = start + number.start(), start + number.end()
+    for atom in report.verdicts:
+        if atom.start < high and atom.end > low:
+            return atom.verdict, f"{atom.reason}, read as {atom.text!r}"
     if report.budget_exceeded:
         return "unchecked", f"work budget: {report.atoms_unchecked} atoms unchecked"
     return "missing", ", ".join(f"{atom.text!r} {atom.verdict}" for atom in report.verdicts)
