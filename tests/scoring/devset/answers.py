@@ -35,6 +35,7 @@ class Written:
     worded: bool  # the sign is a word (fell, decrease), the figure unsigned
     factor: Decimal = Decimal(1)  # the figure's number times this is in the table's units
     with_operands: bool = False  # the sentence also states the cells it was computed from
+    generic: bool = False  # the sentence names nothing ("It is 3.85."): restated, the question precedes it
 
 
 def amount_template(table: Table, kind: str, rng: random.Random, word: str | None = None) -> str:
@@ -126,12 +127,9 @@ def write(table: Table, question: Ask, decimals: int, phrasing: Phrasing, rng: r
             else rng.choice(["fell to", "declined to"])
         )
         place = table.place(question.cells[0][1])
-        sentence = (
-            f"It {verb} {figure}."
-            if phrasing == "prompt_only"
-            else f"{question.statement} {verb} {figure} {place}."
-        )
-        return Written(figure, sentence, True, factor)
+        if phrasing == "prompt_only":
+            return Written(figure, f"It {verb} {figure}.", True, factor, generic=True)
+        return Written(figure, f"{question.statement} {verb} {figure} {place}.", True, factor)
     if worded:
         if question.operation != "pp_diff" and converted is None and rng.random() < WITH_OPERANDS:
             sentence = with_operands(table, question, figure, form, exact < 0, rng)
@@ -143,14 +141,16 @@ def write(table: Table, question: Ask, decimals: int, phrasing: Phrasing, rng: r
         if question.operation == "pp_diff" or question.kind == "percent":
             verb = verb.replace("was a decrease of", "fell by").replace("was an increase of", "rose by")
         if question.kind == "percent" and rng.random() < 0.3:  # the sign word after the figure
-            return Written(
-                figure, f"It was a {figure} {'decrease' if exact < 0 else 'increase'}.", True, factor
-            )
-        return Written(figure, f"It {verb} {figure}.", True, factor)
+            sign_word = "decrease" if exact < 0 else "increase"
+            return Written(figure, f"It was a {figure} {sign_word}.", True, factor, generic=True)
+        return Written(figure, f"It {verb} {figure}.", True, factor, generic=True)
     if phrasing == "restated" and rng.random() < 0.4:
         return Written(figure, f"{question.statement} was {figure}.", False, factor)
-    sentence = rng.choice([f"It is {figure}.", f"It was {figure}.", f"The answer is {figure}."])
-    return Written(figure, sentence, False, factor)
+    sentences = [f"It is {figure}.", f"It was {figure}.", f"The answer is {figure}.", f"It is **{figure}**."]
+    sentences += [f"Answer: {figure}", f"That comes to {figure}."]
+    if phrasing == "prompt_only":
+        sentences.append(figure)  # the figure is the whole answer
+    return Written(figure, rng.choice(sentences), False, factor, generic=True)
 
 
 def with_operands(table: Table, question: Ask, figure: str, form: str, fell: bool, rng: random.Random) -> str:

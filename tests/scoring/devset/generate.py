@@ -135,7 +135,7 @@ def build_case(
         corrupted = corrupt(written.figure, candidates, rng, written.factor)
         if corrupted is None:
             continue
-        restate = phrasing == "restated" and written.sentence.startswith(("It ", "The answer"))
+        restate = phrasing == "restated" and written.generic
         answer = f"{question.question} {written.sentence}" if restate else written.sentence
         if answer.count(written.figure) != 1:
             continue
