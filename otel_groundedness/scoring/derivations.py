@@ -102,16 +102,18 @@ class Deriver:
 
     def operations(self, atom: Atom, quantity: Quantity, around: AtomContext) -> frozenset[DerivedOperation]:
         """The operations the wording around the figure allows, else those its whole sentence, the
-        question restated before it or the turn's question asks for ("What was the percentage change ...?"
-        / "It is -6.31%."); none: no derivation is looked for (a question about one value never
-        asks for one)."""
+        question restated before it or the turn's question asks for ("What was the percentage
+        change ...?" / "It is -6.31%."); none: no derivation is looked for (a question about one
+        value never asks for one)."""
         value = quantity.value
         if value == 0 or not math.isfinite(value):
             return frozenset()
         percent = atom.kind == "percent"
+        found = cued_operations(around, percent)
+        if not found and around.beyond_window():
+            found = operations_in(around.sentence_text(), percent)
         return (
-            cued_operations(around, percent)
-            or operations_in(around.sentence_text(), percent)
+            found
             or operations_in(around.previous_question(), percent)
             or operations_in(self._question, percent)
         )

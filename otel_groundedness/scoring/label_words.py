@@ -130,6 +130,10 @@ class AtomContext:
     def sentence_text(self) -> str:
         return self._text[self.lower : self.upper]
 
+    def beyond_window(self) -> bool:
+        """Whether the sentence reaches past the window ``window_text`` reads around the atom."""
+        return self.start - self.lower > BEFORE_WINDOW or self.upper - self.end > AFTER_WINDOW
+
     def previous_text(self) -> str:
         """The answer's sentence before this one ("What was X?" restated before "It is 3.85%.")."""
         return "" if self.previous is None else self._text[self.previous[0] : self.previous[1]]

@@ -55,14 +55,6 @@ _KEY_TOKEN = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
 _CONTAINER_KEYS = 3  # string keys above a family read for its label words ($.invoices[3].total: "invoices")
 
 
-_IDENTIFIER_WORDS = frozenset({"id", "ids", "uuid", "guid", "code", "sku", "ref", "key"})
-
-
-def names_identifier(name: str) -> bool:
-    """Whether a key names an identifier (``invoice_id``, ``sku``)."""
-    return not {token.lower() for token in _KEY_TOKEN.findall(name)}.isdisjoint(_IDENTIFIER_WORDS)
-
-
 def names_no_quantity(name: str) -> bool:
     """Whether a key or header names identifiers, years, dates or minor units (``employee_id``)."""
     return not {token.lower() for token in _KEY_TOKEN.findall(name)}.isdisjoint(NOT_QUANTITIES)

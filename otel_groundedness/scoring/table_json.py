@@ -1,25 +1,37 @@
 """Table readers for JSON: an array of rows whose first row(s) are headers, and an array of records.
 
 ``[["", "2024", "2023"], ["Total assets", "$ 4,812.6", "$ 4,377.9"]]`` is a grid as it stands.
-An array of records whose first value is a string (``{"item": "Revenue", "2024": 4812.6}``,
-``{"period": "2024", "revenue": "4,669.9"}``) is one too: its keys are the header row and each
-record's first value its row label. Lists of more than ``MAX_RECORDS`` records are data, not a
-table a person reads: they are left to the operand families, whose label words read the keys.
-Each cell's citation is its JSON path. Linear in the cells read, capped at ``MAX_TABLE_CELLS``.
+An array of records whose first key names a line item or a period, or whose other keys name
+periods (``{"item": "Revenue", "2024": 4812.6}``, ``{"period": "2024", "revenue": "4,669.9"}``),
+is one too: its keys are the header row and each record's first value its row label. Other
+records (orders, invoices) and lists of more than ``MAX_RECORDS`` records are data, not a table a
+person reads: they are left to the operand families, whose label words read the keys. Each
+cell's citation is its JSON path. Linear in the cells read, capped at ``MAX_TABLE_CELLS``.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from otel_groundedness.scoring.corpus import Path, sibling_currency
-from otel_groundedness.scoring.operand_families import names_identifier, names_no_quantity
+from otel_groundedness.scoring.label_words import words
+from otel_groundedness.scoring.operand_families import names_no_quantity
 from otel_groundedness.scoring.tables import MAX_CELL_CHARS, MAX_TABLE_CELLS, RawCell, scale_note
 
 Grid = list[list[RawCell]]
 MAX_RECORDS = 200
-_HEAD_ROWS = 3  # rows read for a scale note
+# A record is a line of a table when its first key names a period or a line item, or its other
+# keys name periods ({"item": "Revenue", "2024": 4812.6}).
+_LINE_KEY_WORDS = frozenset(
+    {
+        "period", "year", "fiscal", "quarter", "month", "week", "day", "date",
+        "item", "line", "metric", "measure", "kpi", "label", "name", "account",
+        "segment", "category", "region", "source", "product", "description",
+    }
+)  # fmt: skip
+_PERIOD_KEY = re.compile(r"(?:19|20)\d{2}|\bq[1-4]\b", re.IGNORECASE)
 
 
 def json_grid(rows: Sequence[Any], path: Path) -> Grid | None:
@@ -33,17 +45,16 @@ def json_grid(rows: Sequence[Any], path: Path) -> Grid | None:
 
 
 def head_has_note(rows: Sequence[Any]) -> bool:
-    """Whether the first rows (a record's keys and strings) hold a scale note ("(In millions)")."""
-    for row in rows[:_HEAD_ROWS]:
-        texts: Iterable[Any] = ()
-        if isinstance(row, list | tuple):
-            texts = row
-        elif isinstance(row, Mapping):
-            texts = [*row.keys(), *row.values()]
-        for text in texts:
-            if isinstance(text, str) and len(text) <= MAX_CELL_CHARS and scale_note(text) is not None:
-                return True
-    return False
+    """Whether the header holds a scale note: the first row's cells, or the first record's keys
+    ("(In millions)", "revenue_usd_m" is a key the index reads already)."""
+    first = rows[0]
+    texts: Iterable[Any] = (
+        first if isinstance(first, list | tuple) else first.keys() if isinstance(first, Mapping) else ()
+    )
+    return any(
+        isinstance(text, str) and len(text) <= MAX_CELL_CHARS and scale_note(text) is not None
+        for text in texts
+    )
 
 
 def _cell(
@@ -98,8 +109,10 @@ def _records(rows: Sequence[Any], path: Path) -> Grid | None:
         keys.append(key)
     if len(rows) > MAX_RECORDS or len(keys) < 2 or not isinstance(rows[0].get(keys[0]), str):
         return None
-    if names_identifier(keys[0]):
-        return None  # rows named by ids are records of data, not lines of a table
+    if not any(_PERIOD_KEY.search(key) for key in keys[1:]) and not _LINE_KEY_WORDS.intersection(
+        words(keys[0])
+    ):
+        return None  # rows of data (orders, invoices): the operand families read their keys
     excluded = {key for key in keys[1:] if names_no_quantity(key)}  # ids, years, codes: no figures
     grid: Grid = [[RawCell(key, (path, key)) for key in keys]]
     cells = len(keys)

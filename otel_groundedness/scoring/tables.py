@@ -14,6 +14,7 @@ and percent rows and columns.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -133,6 +134,7 @@ def figure(text: str) -> tuple[float, bool, str | None] | None:
     return value, bool(match["percent"] or match["percent2"]), currency
 
 
+@functools.lru_cache(maxsize=4096)  # headers and keys repeat call after call
 def scale_note(text: str) -> tuple[int, str | None] | None:
     """(power of ten, currency) a scale note in ``text`` sets: "(In millions)" (6), "$000s" (3),
     "€m" (6, EUR); None without one."""
