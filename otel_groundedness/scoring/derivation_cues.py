@@ -150,7 +150,9 @@ def table_operations(
 
 
 def _ends_change(before: str) -> bool:
-    return _TOKEN.findall(before.lower())[-1:] == ["to"]
+    """The figure ends a change ("grew to", "fell sharply to"); "comes to" names none."""
+    tokens = _TOKEN.findall(before.lower())
+    return tokens[-1:] == ["to"] and not _CHANGE.isdisjoint(tokens[-3:-1])
 
 
 _CHANGES: frozenset[DerivedOperation] = frozenset(("difference", "pct_change", "pp_difference"))
@@ -158,6 +160,7 @@ _CHANGES: frozenset[DerivedOperation] = frozenset(("difference", "pct_change", "
 
 def operations_in(text: str, percent: bool) -> frozenset[DerivedOperation]:
     """The operations ``text`` names (the wording near a figure, or the question it answers)."""
+    text = text.replace("**", " ")  # markdown bold ("It is **3.85**."), no multiplication
     tokens = _TOKEN.findall(text.lower())
     words = set(tokens)
     pairs = set(pairwise(tokens))

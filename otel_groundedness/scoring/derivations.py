@@ -186,11 +186,12 @@ class Deriver:
             min(written_half_unit(atom.text, quantity.value), quantity.tolerance),
             atom.text,
             percent,
-            around.states_decrease(),
+            around.names_decrease(),
             table_operations(operations, around, percent),
             quantity.currency,
         )
-        return table_derivation(tables, target, self._asked(around), self._index.budget)
+        cited = [hit.number for hit in self._cited_in(around)]
+        return table_derivation(tables, target, self._asked(around), cited, self._index.budget)
 
     def _asked(self, around: AtomContext) -> frozenset[str]:
         """Label words and years of the figure's sentence, the one before it and the question."""

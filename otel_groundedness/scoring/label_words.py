@@ -162,3 +162,12 @@ class AtomContext:
         before = self._text[max(self.lower, self.start - _DECREASE_WINDOW) : self.start]
         found = _PLAIN_WORD.findall(before.lower())
         return any(word in _DECREASE_WORDS for word in found[-3:])
+
+    def names_decrease(self) -> bool:
+        """A decrease word closely before the atom, or right after it ("a 22.58% decrease")."""
+        if self.states_decrease():
+            return True
+        after = _PLAIN_WORD.findall(
+            self._text[self.end : min(self.upper, self.end + _DECREASE_WINDOW)].lower()
+        )
+        return bool(after) and after[0] in _DECREASE_WORDS

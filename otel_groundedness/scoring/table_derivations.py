@@ -7,6 +7,8 @@ meet the asked words and no other row (column) of its table meets a strict super
 income" pick both). The words of a change ("change", "increase") pick nothing: they say what is
 computed, not from what. The search tries, in tiers:
 
+0. the cells stating what the sentence's other figures matched ("rose from 165,610 to 193,058,
+   a rise of 16.57%");
 1. the cells at the intersections of the picked rows and columns ("operating income", "2023 and
    2024": two cells), as one family per picked row and per picked column;
 2. then those intersections together (several rows and columns named);
@@ -93,10 +95,14 @@ def picked(labels: dict[int, frozenset[str]], asked: frozenset[str]) -> list[int
 
 
 def table_derivation(
-    tables: list[Table], target: TableTarget, asked: frozenset[str], budget: WorkBudget
+    tables: list[Table], target: TableTarget, asked: frozenset[str], cited: list[float], budget: WorkBudget
 ) -> Derivation | None:
-    """A derivation of the target from cells the asked words pick, passing the chance rule."""
+    """A derivation of the target from the cells its sentence cites ("rose from 165,610 to
+    193,058, a rise of 16.57%": the values ``cited``) or the asked words pick, passing the
+    chance rule."""
     stages: list[tuple[int, int, int, list[Cell]]] = []  # (tier, -match strength, order, family)
+    if cited:
+        stages.append((-1, 0, 0, _cited_cells(tables, cited)))
     for table in tables:
         rows, row_score = _picked_with_score(table.row_words, asked)
         columns, column_score = _picked_with_score(table.column_words, asked)
@@ -135,6 +141,18 @@ def table_derivation(
             scaled = target.magnitude and operation in ("sum", "difference", "average")
             return Derivation(operation, tuple(cell_hit(cell, scaled) for cell in cells), result)
     return None
+
+
+def _cited_cells(tables: list[Table], cited: list[float]) -> list[Cell]:
+    """The cells stating the values other figures of the sentence matched (at most ``MAX_FAMILY``)."""
+    values = set(cited)
+    found = [
+        cell
+        for table in tables
+        for cell in table.cells
+        if cell.value in values or cell.value * 10.0**cell.power in values
+    ]
+    return found[:MAX_FAMILY]
 
 
 def _picked_with_score(labels: dict[int, frozenset[str]], asked: frozenset[str]) -> tuple[set[int], int]:

@@ -112,6 +112,7 @@ _POWERS = {
 _UNSCALED = re.compile(r"per[\s-]share|per\s+unit|\beps\b|%|percent|margin|ratio|\brate\b", re.IGNORECASE)
 _PERCENTISH = re.compile(r"pct|percent|%|\brate\b|_rate|margin|churn|\bshare\b", re.IGNORECASE)
 _TOKEN = re.compile(r"(?<![^\W_])(?:fy|cy)?'?((?:19|20)\d{2}|q[1-4])(?![\w])", re.IGNORECASE)
+_NUMBERED_PERIOD = re.compile(r"\b(week|wk|month|period|day|h)\s*(\d{1,2})\b", re.IGNORECASE)  # "Week 18"
 _SHORT_FISCAL = re.compile(r"\bfy'?(\d{2})\b", re.IGNORECASE)  # "FY24": 2024
 
 
@@ -160,6 +161,7 @@ def tokens(text: str) -> frozenset[str]:
     found = {_MONTH_WORDS.get(word, word) for word in words(text)}
     found.update(token.lower() for token in _TOKEN.findall(text))
     found.update("20" + digits for digits in _SHORT_FISCAL.findall(text))
+    found.update(name.lower()[0] + number for name, number in _NUMBERED_PERIOD.findall(text))
     found.update(_MONTHS[int(month) - 1] for _, month in _ISO_MONTH.findall(text))
     return frozenset(found)
 
