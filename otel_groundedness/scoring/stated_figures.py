@@ -1,10 +1,10 @@
 """Short figures an answer states as what it answers: "It is 3.85.", "It decreased by 87.5.",
-"It fell by 3.6 points."
+"It fell by 3.6 points.", "That comes to **2.55**.", "Answer: 2.55", or "2.55" alone.
 
 Bare numbers with fewer than ``min_number_digits`` digits are noise in running text ("3 items",
 "step 2") and are not extracted. A short number that ends a sentence right after a verb or "by"
 is different: it is the answer to a question, typically a ratio or a change computed from a
-table, and must be checked like any figure. "N points" after such a verb is a change in
+table, and must be checked like any figure (so is an answer that is nothing but a number). "N points" after such a verb is a change in
 percentage points (a percent atom with unit ``pp``). One regex pass over the answer; the atoms
 found join the extracted ones where they overlap none.
 """
@@ -17,10 +17,11 @@ import re
 from otel_groundedness.scoring.atoms import Atom, Quantity
 
 _STATED = re.compile(
-    r"(?:\b(?:is|was|are|were|be|been|by|of|equals?|totals?|totaled|totalled|reached|up|down)|[=:])\s+"
+    r"(?:(?:\b(?:is|was|are|were|be|been|by|of|to|equals?|totals?|totaled|totalled|reached|up|down)|[=:])\s+"
+    r"|^\s*)(?:\*\*|__)?"  # after a verb, "by", "to", a colon; or the whole answer; maybe in bold
     r"(?P<figure>(?P<sign>[-−+])?(?P<digits>\d{1,3}(?:\.\d{1,6})?|\d+(?:\.\d{1,6})?))"
     r"(?P<points>\s+(?:percentage\s+)?points?\b|\s*pts\b)?"
-    r"(?=\s*(?:[.!?;](?:\s|$)|$))",
+    r"(?:\*\*|__)?(?=\s*(?:[.!?;](?:\s|$)|$))",
     re.IGNORECASE,
 )
 
