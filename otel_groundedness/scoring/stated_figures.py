@@ -5,8 +5,8 @@ Bare numbers with fewer than ``min_number_digits`` digits are noise in running t
 "step 2") and are not extracted. A short number that ends a sentence right after a verb or "by"
 is different: it is the answer to a question, typically a ratio or a change computed from a
 table, and must be checked like any figure (so must an answer that is nothing but a number).
-"N points" after such a verb is a change in percentage points (a percent atom with unit ``pp``). One regex pass over the answer; the atoms
-found join the extracted ones where they overlap none.
+"N points" after such a verb is a change in percentage points (a percent atom with unit ``pp``).
+One regex pass over the answer; the atoms found join the extracted ones where they overlap none.
 """
 
 from __future__ import annotations
