@@ -27,7 +27,7 @@ MAX_RECORDS = 200
 _LINE_KEY_WORDS = frozenset(
     {
         "period", "year", "fiscal", "quarter", "month", "week", "day", "date",
-        "item", "line", "metric", "measure", "kpi", "label", "name", "account",
+        "item", "metric", "measure", "kpi", "label", "name", "account",
         "segment", "category", "region", "source", "product", "description",
     }
 )  # fmt: skip
