@@ -167,10 +167,14 @@ def derived_from(citation: Citation) -> str:
     each location is prefixed by its item (``#1 $.revenue``) when the operands come from several."""
     assert citation.operation is not None
     several = len({_item(operand) for operand in citation.operands}) > 1
-    places = [
-        f"{_item(operand)} {operand.location()}" if several else operand.location()
-        for operand in citation.operands
-    ]
+    # A cell's "row / column" is parenthesised where the formula divides: (a / 2024) / (b / 2024).
+    divides = citation.operation in ("ratio", "pct_change")
+    places = []
+    for operand in citation.operands:
+        place = operand.location()
+        if divides and operand.cell is not None:
+            place = f"({place})"
+        places.append(f"{_item(operand)} {place}" if several else place)
     return derivation_formula(citation.operation, places)
 
 
