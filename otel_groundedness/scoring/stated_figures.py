@@ -6,7 +6,8 @@ Bare numbers with fewer than ``min_number_digits`` digits are noise in running t
 is different: it is the answer to a question, typically a ratio or a change computed from a
 table, and must be checked like any figure (so must an answer that is nothing but a number).
 "N points" after such a verb is a change in percentage points (a percent atom with unit ``pp``).
-One regex pass over the answer; the atoms found join the extracted ones where they overlap none.
+One short match before each sentence end; the atoms found join the extracted ones where they
+overlap none.
 """
 
 from __future__ import annotations
@@ -16,21 +17,31 @@ import re
 
 from otel_groundedness.scoring.atoms import Atom, Quantity
 
+# What ends a sentence, and the figure stated right before it (matched on the stretch before).
+_SENTENCE_END = re.compile(r"[.!?;](?=\s|$)")
 _STATED = re.compile(
     r"(?:(?:\b(?:is|was|are|were|be|been|by|of|to|equals?|totals?|totaled|totalled|reached|up|down)|[=:])\s+"
     r"|^\s*)(?:\*\*|__)?"  # after a verb, "by", "to", a colon; or the whole answer; maybe in bold
     r"(?P<figure>(?P<sign>[-−+])?(?P<digits>\d{1,3}(?:\.\d{1,6})?|\d+(?:\.\d{1,6})?))"
     r"(?P<points>\s+(?:percentage\s+)?points?\b|\s*pts\b)?"
-    r"(?:\*\*|__)?(?=\s*(?:[.!?;](?:\s|$)|$))",
+    r"(?:\*\*|__)?\s*\Z",
     re.IGNORECASE,
 )
+_REACH = 80  # characters before a sentence end read for its stated figure
 
 
 def stated_figures(text: str, atoms: list[Atom], min_number_digits: int) -> list[Atom]:
     """``atoms`` plus the short figures ``text`` states as answers, sorted by start."""
     found: list[Atom] = []
     starts = [atom.start for atom in atoms]
-    for match in _STATED.finditer(text):
+    ends = [match.start() for match in _SENTENCE_END.finditer(text)]
+    if not ends or ends[-1] < len(text.rstrip()):
+        ends.append(len(text.rstrip()))  # an answer without a final full stop
+    for sentence_end in ends:
+        low = max(0, sentence_end - _REACH)
+        match = _STATED.search(text, low, sentence_end)
+        if match is None:
+            continue
         start, end = match.start("figure"), match.end("points") if match["points"] else match.end("figure")
         position = bisect.bisect_right(starts, start)
         if (position and atoms[position - 1].end > start) or (

@@ -85,7 +85,13 @@ class TableBook:
             budget = self._budget
             found: list[Table] = []
             seen: set[int] = set()
-            for fragment in self._corpus.fragments:
+            # Most fragments are one-line values: a table needs a line break or a "<table".
+            candidates = [
+                fragment
+                for fragment in self._corpus.fragments
+                if "\n" in fragment.text or "<" in fragment.text
+            ]
+            for fragment in candidates:
                 text = fragment.text
                 if len(found) >= MAX_TABLES or id(text) in seen or not may_hold_table(text):
                     continue
