@@ -160,6 +160,8 @@ _CHANGES: frozenset[DerivedOperation] = frozenset(("difference", "pct_change", "
 
 def operations_in(text: str, percent: bool) -> frozenset[DerivedOperation]:
     """The operations ``text`` names (the wording near a figure, or the question it answers)."""
+    if not text:
+        return frozenset()
     text = text.replace("**", " ")  # markdown bold ("It is **3.85**."), no multiplication
     tokens = _TOKEN.findall(text.lower())
     words = set(tokens)

@@ -39,6 +39,11 @@ def stated_figures(text: str, atoms: list[Atom], min_number_digits: int) -> list
         ends.append(len(text.rstrip()))  # an answer without a final full stop
     for sentence_end in ends:
         low = max(0, sentence_end - _REACH)
+        last = sentence_end
+        while last > low and text[last - 1] in " *_":
+            last -= 1
+        if last == low or not (text[last - 1].isdigit() or text[last - 1] in "sS"):
+            continue  # no figure (nor "points") ends this sentence: most sentences, checked in O(1)
         match = _STATED.search(text, low, sentence_end)
         if match is None:
             continue
