@@ -23,6 +23,9 @@ _STOPWORD_TEXT = """
 _STOPWORDS = frozenset(_STOPWORD_TEXT.split())
 BEFORE_WINDOW = 60  # characters of label text read before a figure
 AFTER_WINDOW = 30  # and after it (labels mostly precede figures: "Revenue: $1.2M")
+# The most of a figure's sentence (and of the one before) read for the computation it names.
+SENTENCE_BEFORE = 300
+SENTENCE_AFTER = 100
 _MAX_SIBLING_LABEL = 40
 # Sibling keys whose string value names the record's figures ([{"metric": "revenue", "value": 1243500}]).
 _LABEL_KEYS = ("name", "label", "metric", "title", "field", "kind", "type", "category", "description")
@@ -128,15 +131,23 @@ class AtomContext:
         self._words: set[str] | None = None
 
     def sentence_text(self) -> str:
-        return self._text[self.lower : self.upper]
+        """The figure's sentence, at most ``SENTENCE_BEFORE``/``SENTENCE_AFTER`` characters around
+        it: read once per unmatched figure, so a 32K "sentence" must not make that quadratic."""
+        return self._text[
+            max(self.lower, self.start - SENTENCE_BEFORE) : min(self.upper, self.end + SENTENCE_AFTER)
+        ]
 
     def beyond_window(self) -> bool:
         """Whether the sentence reaches past the window ``window_text`` reads around the atom."""
         return self.start - self.lower > BEFORE_WINDOW or self.upper - self.end > AFTER_WINDOW
 
     def previous_text(self) -> str:
-        """The answer's sentence before this one ("What was X?" restated before "It is 3.85%.")."""
-        return "" if self.previous is None else self._text[self.previous[0] : self.previous[1]]
+        """The answer's sentence before this one ("What was X?" restated before "It is 3.85%."),
+        its last ``SENTENCE_BEFORE`` characters."""
+        if self.previous is None:
+            return ""
+        low, high = self.previous
+        return self._text[max(low, high - SENTENCE_BEFORE) : high]
 
     def previous_question(self) -> str:
         """The previous sentence when it asks a question (the answer restating what it answers)."""

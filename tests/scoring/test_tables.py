@@ -230,3 +230,14 @@ def test_short_figures_are_atoms_only_when_stated_as_answers() -> None:
     assert "3.85" in verdicts("The ratio is 3.85.", [ISSUE_TABLE])
     assert "3.2 points" in verdicts("It fell by 3.2 points.", [ISSUE_TABLE])
     assert not verdicts("Step 3 took 2 tries in 5 runs.", [ISSUE_TABLE])
+
+
+def test_the_sentence_read_for_cues_is_bounded() -> None:
+    """Every unmatched figure reads its sentence for a cue: a 32K "sentence" of figures must not
+    make that quadratic."""
+    from otel_groundedness.scoring.label_words import SENTENCE_AFTER, SENTENCE_BEFORE, AtomContext
+
+    text = " ".join(f"{1000 + i:,}" for i in range(6000))
+    middle = text.index("4,000")
+    around = AtomContext(text, middle, middle + 5, (0, len(text)), (middle - 1, middle + 6), (0, 0))
+    assert len(around.sentence_text()) <= SENTENCE_BEFORE + 5 + SENTENCE_AFTER
