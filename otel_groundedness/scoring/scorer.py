@@ -49,13 +49,20 @@ def score(
     if not isinstance(answer, str):
         raise TypeError(f"answer must be a str, got {type(answer).__name__}")
     policy = policy or DEFAULT_POLICY
-    extract = partial(
+    extract_plain = partial(
         extract_atoms,
         locale=policy.locale,
         min_number_digits=policy.min_number_digits,
         kinds=policy.enabled_kinds,
         anchor=policy.anchor_date,
     )
+
+    def extract(source: str) -> list[Atom]:
+        # Both sides state short answers alike: "It is 3.85." in a tool's text supports it too.
+        found = extract_plain(source)
+        atoms = stated_figures(source, found, policy.min_number_digits)
+        return found if atoms is found else [atom for atom in atoms if atom.kind in policy.enabled_kinds]
+
     prompt = user_prompt if policy.include_user_prompt_as_evidence else None
     corpus = collect(
         _items(evidence), prompt, policy.max_evidence_bytes, every_string=policy.anchor_date is not None
@@ -63,7 +70,7 @@ def score(
     # The answer is bounded like the evidence: the worker's CPU per turn must not grow without limit.
     text = answer[: policy.max_answer_chars]
     answer_truncated = len(text) < len(answer)
-    atoms = stated_figures(text, extract(text), policy.min_number_digits)
+    atoms = extract(text)
     no_evidence = not corpus.has_tool_evidence
     if not atoms:
         return _report(policy, [], [], no_evidence, corpus.reasons, answer_truncated, 0)
