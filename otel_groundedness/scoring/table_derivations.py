@@ -4,8 +4,9 @@ The label words (and years, quarters, months) of the answer's sentence, its prev
 and the turn's question pick rows and columns: a row or column is picked when its label words
 meet the asked words and no other row (column) of its table meets a strict superset of them
 ("operating income" picks "Operating income", not "Net income"; "revenue" and "operating
-income" pick both). The words of a change ("change", "increase") pick nothing: they say what is
-computed, not from what. The search tries, in tiers:
+income" pick both). Columns are picked by the words no picked row answers to ("share of total
+revenue in 2024": the 2024 column, not "% of total 2024"), else by all of them. The words of a
+change ("change", "increase") pick nothing: they say what is computed, not from what. The search tries, in tiers:
 
 0. the cells stating what the sentence's other figures matched ("rose from 165,610 to 193,058,
    a rise of 16.57%");
@@ -105,7 +106,12 @@ def table_derivation(
         stages.append((-1, 0, 0, _cited_cells(tables, cited)))
     for table in tables:
         rows, row_score = _picked_with_score(table.row_words, asked)
-        columns, column_score = _picked_with_score(table.column_words, asked)
+        # A word a picked row answers to names that row, not a column: "share of total revenue
+        # in 2024" picks the 2024 column, not "% of total 2024" (unless nothing else is left).
+        used = frozenset().union(*(table.row_words[row] & asked for row in rows))
+        columns, column_score = _picked_with_score(table.column_words, asked - used)
+        if not columns:
+            columns, column_score = _picked_with_score(table.column_words, asked)
         strength = -(row_score + column_score)
         if rows and columns:
             named = [cell for cell in table.cells if cell.row in rows and cell.column in columns]
