@@ -6,7 +6,8 @@ meet the asked words and no other row (column) of its table meets a strict super
 ("operating income" picks "Operating income", not "Net income"; "revenue" and "operating
 income" pick both). Columns are picked by the words no picked row answers to ("share of total
 revenue in 2024": the 2024 column, not "% of total 2024"), else by all of them. The words of a
-change ("change", "increase") pick nothing: they say what is computed, not from what. The search tries, in tiers:
+change ("change", "increase") pick nothing: they say what is computed, not from what. The
+search tries, in tiers:
 
 0. the cells stating what the sentence's other figures matched ("rose from 165,610 to 193,058,
    a rise of 16.57%");
