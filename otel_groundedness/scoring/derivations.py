@@ -92,6 +92,7 @@ class Deriver:
         # The turn's question, its last ``QUESTION_CHARS`` (a prompt ends with what it asks).
         self._question = (question or "")[-QUESTION_CHARS:]
         self._question_tokens: frozenset[str] | None = None
+        self._operations: dict[int, frozenset[DerivedOperation]] = {}  # by answer atom start
         self._max_operands = max_operands
         self._max_candidates = max_candidates
         self._operands: Operands | None = None
@@ -108,15 +109,20 @@ class Deriver:
         value = quantity.value
         if value == 0 or not math.isfinite(value):
             return frozenset()
+        known = self._operations.get(atom.start)  # asked again by the sentence's second search
+        if known is not None:
+            return known
         percent = atom.kind == "percent"
         found = cued_operations(around, percent)
         if not found and around.beyond_window():
             found = operations_in(around.sentence_text(), percent)
-        return (
+        found = (
             found
             or operations_in(around.previous_question(), percent)
             or operations_in(self._question, percent)
         )
+        self._operations[atom.start] = found
+        return found
 
     def derive(self, atom: Atom, quantity: Quantity, around: AtomContext) -> Derivation | None:
         """A derivation of ``quantity`` that passes the chance rule, or None: over the table cells

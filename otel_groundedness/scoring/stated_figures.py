@@ -35,8 +35,10 @@ def stated_figures(text: str, atoms: list[Atom], min_number_digits: int) -> list
     found: list[Atom] = []
     starts = [atom.start for atom in atoms]
     ends = [match.start() for match in _SENTENCE_END.finditer(text)]
-    if not ends or ends[-1] < len(text.rstrip()):
-        ends.append(len(text.rstrip()))  # an answer without a final full stop
+    tail = text[-_REACH:]
+    last = len(text) - len(tail) + len(tail.rstrip())  # without copying a long text
+    if not ends or ends[-1] < last:
+        ends.append(last)  # an answer without a final full stop
     for sentence_end in ends:
         low = max(0, sentence_end - _REACH)
         last = sentence_end
