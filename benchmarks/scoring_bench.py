@@ -166,6 +166,31 @@ def derived_answer(output: dict[str, object]) -> str:
     )
 
 
+def income_table() -> str:
+    """An annual report's income statement as a tool renders it: a markdown table in millions."""
+    rows = [
+        ("Revenue", 4812.6, 4377.9),
+        ("Cost of revenue", 2120.4, 2065.2),
+        ("Gross profit", 2692.2, 2312.7),
+        ("Research and development", 574.4, 568.3),
+        ("Sales and marketing", 434.1, 464.5),
+        ("General and administrative", 181.0, 195.5),
+        ("Operating income", 1502.7, 1084.4),
+        ("Net income", 1188.8, 897.6),
+    ]
+    lines = ["| (In millions) | 2024 | 2023 |", "|---|---:|---:|"]
+    lines += [f"| {label} | {new:,.1f} | {old:,.1f} |" for label, new, old in rows]
+    return "\n".join(lines)
+
+
+TABLE_ANSWER = (
+    "Revenue rose by $434.7 million to $4,812.6 million in 2024. Operating income grew 38.6% from "
+    "2023 to 2024. What was the ratio of revenue to operating income in 2024? It is 3.20. "
+    "The average net income over 2023 and 2024 was $1,043.2 million. "
+    "Sales and marketing fell by $30.4 million, and gross profit reached $2,692.2 million."
+)
+
+
 def adversarial(size: int, seed: int) -> str:
     rng = random.Random(seed)
     alphabet = "0123456789" * 3 + ",.,.$%@-/#: -"
@@ -275,6 +300,13 @@ def cases() -> list[Case]:
             "(g) 10 derived figures vs 200-number output",
             derived_answer(lines),
             [lines],
+            1000 // scale,
+            5.0,
+        ),
+        Case(
+            "(h) 5 table figures vs a markdown statement",
+            TABLE_ANSWER,
+            [income_table()],
             1000 // scale,
             5.0,
         ),

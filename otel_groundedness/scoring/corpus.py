@@ -13,7 +13,7 @@ import decimal
 import json
 import math
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
@@ -145,7 +145,7 @@ class RawScalar:
     that a lookup returns.
     """
 
-    __slots__ = ("currency", "end", "literal", "path", "siblings", "source", "start", "value")
+    __slots__ = ("cell", "currency", "end", "literal", "path", "siblings", "source", "start", "value")
 
     def __init__(
         self,
@@ -157,6 +157,7 @@ class RawScalar:
         siblings: Mapping[Any, Any] | None,
         start: int | None = None,
         end: int | None = None,
+        cell: str | None = None,
     ) -> None:
         self.source = source
         self.path = path
@@ -166,6 +167,7 @@ class RawScalar:
         self.siblings = siblings
         self.start = start  # offsets in a text item, for scalars read out of unparseable JSON
         self.end = end
+        self.cell = cell  # a table cell's row label and column headers: "Revenue / 2024"
 
     @property
     def text(self) -> str:
@@ -193,6 +195,10 @@ class Corpus:
     scalar_rows: list[ScalarRow]
     has_tool_evidence: bool
     reasons: set[TruncationReason] = field(default_factory=set)  # why evidence was cut or read flat
+    # JSON lists whose first item is a list or an object, as walked: tables of rows or records,
+    # read as tables only when a figure needs them (``scoring.table_book``).
+    # With the object holding the list: its other values may caption the table ("unit": "In millions").
+    arrays: list[tuple[Source, Path, Sequence[Any], Mapping[Any, Any] | None]] = field(default_factory=list)
 
     @property
     def truncated(self) -> bool:
@@ -231,7 +237,9 @@ def collect(
             walker.walk(content, source)
         elif not _is_empty(content):
             walker.reasons.add("max_evidence_bytes")
-    return Corpus(walker.fragments, walker.values, walker.rows, has_tool_evidence, walker.reasons)
+    return Corpus(
+        walker.fragments, walker.values, walker.rows, has_tool_evidence, walker.reasons, walker.arrays
+    )
 
 
 def _is_empty(content: Any) -> bool:
@@ -268,7 +276,7 @@ def _key_text(key: object) -> str:
         return ""
 
 
-def _sibling_currency(mapping: Mapping[Any, Any]) -> str | None:
+def sibling_currency(mapping: Mapping[Any, Any]) -> str | None:
     for key in _CURRENCY_KEYS:
         code = mapping.get(key)
         if isinstance(code, str) and len(code) == 3 and code.isascii() and code.isalpha():
@@ -295,6 +303,7 @@ class _Walker:
         self.source = Source(None, None, "tool_result", None)
         self._short: dict[str, tuple[int, bool, float | None, bool]] = {}
         self._stack: list[_Frame] = []
+        self.arrays: list[tuple[Source, Path, Sequence[Any], Mapping[Any, Any] | None]] = []
 
     def walk(self, content: Any, source: Source) -> None:
         self.source = source
@@ -348,9 +357,11 @@ class _Walker:
             remaining = self.remaining
             self.remaining = remaining - _CONTAINER_COST if remaining > _CONTAINER_COST else 0
             if kind is dict or isinstance(value, Mapping):  # a plain dict skips the ABC check
-                own = None if _CURRENCY_KEY_SET.isdisjoint(value) else _sibling_currency(value)
+                own = None if _CURRENCY_KEY_SET.isdisjoint(value) else sibling_currency(value)
                 self._stack.append((True, iter(value.items()), value, path, own, decodes))
             else:
+                if value and type(value[0]) in (list, dict):
+                    self.arrays.append((self.source, path, value, siblings))
                 self._stack.append((False, enumerate(value), siblings, path, currency, decodes))
         elif isinstance(value, str):
             self._string(str(value), path, siblings, currency, decodes)
@@ -385,7 +396,7 @@ class _Walker:
                     self._cut()
                     return True
                 self.remaining -= min(self.remaining, _CONTAINER_COST)
-                own = None if _CURRENCY_KEY_SET.isdisjoint(child) else _sibling_currency(child)
+                own = None if _CURRENCY_KEY_SET.isdisjoint(child) else sibling_currency(child)
                 items = iter(child.items())
                 child_path = (path, position)
                 if not self._mapping(items, child, child_path, own, decodes):

@@ -14,6 +14,7 @@ DERIVED_REASONS: dict[DerivedOperation, Reason] = {
     "ratio": "derived_ratio",
     "average": "derived_average",
     "product": "derived_product",
+    "pp_difference": "derived_pp_difference",
 }
 
 

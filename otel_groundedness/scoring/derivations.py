@@ -33,11 +33,18 @@ from typing import TypeAlias
 from otel_groundedness.scoring.atoms import Atom, Quantity
 from otel_groundedness.scoring.budget import CANDIDATE, PROBE
 from otel_groundedness.scoring.derivation import Derivation
-from otel_groundedness.scoring.derivation_cues import cued_operations
+from otel_groundedness.scoring.derivation_cues import (
+    CHANGE_WORDS,
+    cued_operations,
+    operations_in,
+    table_operations,
+)
 from otel_groundedness.scoring.index import EvidenceIndex, EvidenceNeeds, Hit
 from otel_groundedness.scoring.label_words import AtomContext
 from otel_groundedness.scoring.operand_families import Operands, anchored, tied_families
 from otel_groundedness.scoring.results import DerivedOperation
+from otel_groundedness.scoring.table_derivations import TableTarget, table_derivation
+from otel_groundedness.scoring.tables import acronyms, tokens
 
 CHANCE_LIMIT = 0.05
 PERCENT_SCALE = 100.0
@@ -50,6 +57,10 @@ _PER_PAIR: dict[DerivedOperation, int] = {
     "pct_change": 2,
     "average": 0,
 }
+# The operations the operand families are searched for: a percent is never an operand there.
+_PERCENT_OPERATIONS: frozenset[DerivedOperation] = frozenset(("pct_change", "ratio"))
+_FIGURE_OPERATIONS: frozenset[DerivedOperation] = frozenset(_PER_PAIR)
+QUESTION_CHARS = 2000
 _SCAN = 4  # values read past a bisection: equal values repeat, the first few decide
 
 
@@ -74,8 +85,14 @@ class _Best:
 class Deriver:
     """The derivation search of one ``score`` call; its operand families are built on first use."""
 
-    def __init__(self, index: EvidenceIndex, max_operands: int, max_candidates: int) -> None:
+    def __init__(
+        self, index: EvidenceIndex, max_operands: int, max_candidates: int, question: str | None = None
+    ) -> None:
         self._index = index
+        # The turn's question, its last ``QUESTION_CHARS`` (a prompt ends with what it asks).
+        self._question = (question or "")[-QUESTION_CHARS:]
+        self._question_tokens: frozenset[str] | None = None
+        self._operations: dict[int, frozenset[DerivedOperation]] = {}  # by answer atom start
         self._max_operands = max_operands
         self._max_candidates = max_candidates
         self._operands: Operands | None = None
@@ -85,16 +102,39 @@ class Deriver:
         self._views: dict[tuple[int | None, str, str | None, str | None], _View | None] = {}
 
     def operations(self, atom: Atom, quantity: Quantity, around: AtomContext) -> frozenset[DerivedOperation]:
-        """The operations the wording around the figure allows; none: no derivation is looked for."""
+        """The operations the wording around the figure allows, else those its whole sentence, the
+        question restated before it or the turn's question asks for ("What was the percentage
+        change ...?" / "It is -6.31%."); none: no derivation is looked for (a question about one
+        value never asks for one)."""
         value = quantity.value
         if value == 0 or not math.isfinite(value):
             return frozenset()
-        return cued_operations(around, atom.kind == "percent")
+        known = self._operations.get(atom.start)  # asked again by the sentence's second search
+        if known is not None:
+            return known
+        percent = atom.kind == "percent"
+        found = cued_operations(around, percent)
+        if not found and around.beyond_window():
+            found = operations_in(around.sentence_text(), percent)
+        found = (
+            found
+            or operations_in(around.previous_question(), percent)
+            or operations_in(self._question, percent)
+        )
+        self._operations[atom.start] = found
+        return found
 
     def derive(self, atom: Atom, quantity: Quantity, around: AtomContext) -> Derivation | None:
-        """A derivation of ``quantity`` that passes the chance rule, or None. Raises ``BudgetSpent``
-        when the work budget cannot pay for the search."""
+        """A derivation of ``quantity`` that passes the chance rule, or None: over the table cells
+        the asked labels pick first (``scoring.table_derivations``), then over the operand
+        families. Raises ``BudgetSpent`` when the work budget cannot pay for the search."""
         operations = self.operations(atom, quantity, around)
+        if not operations:
+            return None
+        found = self._from_tables(atom, quantity, around, operations)
+        if found is not None:
+            return found
+        operations = operations & (_PERCENT_OPERATIONS if atom.kind == "percent" else _FIGURE_OPERATIONS)
         if not operations:
             return None
         if self._operands is None:
@@ -135,6 +175,37 @@ class Deriver:
                     self._index.budget.left -= CANDIDATE * len(hits)
                     return Derivation(best.operation, hits, best.value)
         return None
+
+    def _from_tables(
+        self, atom: Atom, quantity: Quantity, around: AtomContext, operations: frozenset[DerivedOperation]
+    ) -> Derivation | None:
+        """The label-chosen search over the evidence's tables (``scoring.table_derivations``)."""
+        tables = self._index.tables().tables()
+        if not tables:
+            return None
+        # The near wording and the whole sentence together: "The percentage change in diluted
+        # weighted-average shares ... was 13.9%" names its change beyond the near window.
+        percent = atom.kind == "percent"
+        target = TableTarget(
+            quantity.value,
+            quantity.tolerance,
+            min(written_half_unit(atom.text, quantity.value), quantity.tolerance),
+            atom.text,
+            percent,
+            around.names_decrease(),
+            table_operations(operations, around, percent),
+            quantity.currency,
+        )
+        cited = [hit.number for hit in self._cited_in(around)]
+        return table_derivation(tables, target, self._asked(around), cited, self._index.budget)
+
+    def _asked(self, around: AtomContext) -> frozenset[str]:
+        """Label words and years of the figure's sentence, the one before it and the question."""
+        if self._question_tokens is None:
+            self._question_tokens = tokens(self._question) | acronyms(self._question)
+        sentences = around.previous_text() + " " + around.sentence_text()
+        asked = tokens(sentences) | acronyms(sentences) | self._question_tokens | frozenset(around.words())
+        return asked - CHANGE_WORDS
 
     def note(self, atom: Atom, judgement_hit: Hit | None) -> None:
         """Remember the evidence that supports an answer atom (atoms come in answer order): other

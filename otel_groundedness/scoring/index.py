@@ -14,7 +14,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import compress, repeat
-from typing import TypeAlias, TypeVar
+from typing import TYPE_CHECKING, TypeAlias, TypeVar
 
 from otel_groundedness.scoring import label_words, units
 from otel_groundedness.scoring.atoms import ATOM_KINDS, Atom, CalendarDate, Identifier, Quantity
@@ -22,6 +22,9 @@ from otel_groundedness.scoring.budget import CANDIDATE, PROBE, WorkBudget
 from otel_groundedness.scoring.corpus import Corpus, Fragment, RawScalar, ScalarRow, path_labels, render_path
 from otel_groundedness.scoring.digits import VariantWindows
 from otel_groundedness.scoring.results import Citation
+
+if TYPE_CHECKING:
+    from otel_groundedness.scoring.table_book import TableBook
 
 # Fragments are scanned in one extraction pass over their concatenation; this separator matches
 # nothing and stops every pattern, so no atom spans two fragments.
@@ -104,6 +107,8 @@ class Hit:
         if self._words is None:
             origin = self.origin
             found = label_words.json_words(path_labels(origin.path), origin.siblings)
+            if isinstance(origin, RawScalar) and origin.cell is not None:
+                found |= label_words.words(origin.cell)
             if isinstance(origin, Fragment) and self.start is not None and self.end is not None:
                 found |= label_words.window_words(origin.text, self.start, self.end)
             self._words = found
@@ -122,6 +127,7 @@ class Hit:
             start=start,
             end=end,
             text=self.text,
+            cell=origin.cell if isinstance(origin, RawScalar) else None,
         )
 
 
@@ -291,10 +297,21 @@ class EvidenceIndex:
         self._identifier_forms: dict[str, list[str]] | None = None
         self._units_by_dimension: dict[str | None, list[tuple[int, str]]] | None = None
         self._scalar_keys: set[object] | None = None
+        self._tables: TableBook | None = None
 
     @property
     def corpus(self) -> Corpus:
         return self._corpus
+
+    def tables(self) -> TableBook:
+        """The evidence's tables, read on first use (an answer whose figures all match directly
+        never pays for them); raises ``BudgetSpent`` when the budget cannot pay for reading them."""
+        if self._tables is None:
+            # Imported here: the book's cells become ``Hit``s, defined in this module.
+            from otel_groundedness.scoring.table_book import TableBook
+
+            self._tables = TableBook(self._corpus, self.budget)
+        return self._tables
 
     def numeric_hits(self, kind: str) -> list[Hit]:
         """The evidence atoms of ``kind`` (``money``, ``percent``, ``number``) in extraction order."""

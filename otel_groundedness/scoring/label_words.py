@@ -23,6 +23,9 @@ _STOPWORD_TEXT = """
 _STOPWORDS = frozenset(_STOPWORD_TEXT.split())
 BEFORE_WINDOW = 60  # characters of label text read before a figure
 AFTER_WINDOW = 30  # and after it (labels mostly precede figures: "Revenue: $1.2M")
+# The most of a figure's sentence (and of the one before) read for the computation it names.
+SENTENCE_BEFORE = 300
+SENTENCE_AFTER = 100
 _MAX_SIBLING_LABEL = 40
 # Sibling keys whose string value names the record's figures ([{"metric": "revenue", "value": 1243500}]).
 _LABEL_KEYS = ("name", "label", "metric", "title", "field", "kind", "type", "category", "description")
@@ -107,10 +110,16 @@ class AtomContext:
     sentence window used ("Revenue for 2024 was $1.2M").
     """
 
-    __slots__ = ("_text", "_words", "end", "lower", "near_lower", "near_upper", "start", "upper")
+    __slots__ = ("_text", "_words", "end", "lower", "near_lower", "near_upper", "previous", "start", "upper")
 
     def __init__(
-        self, text: str, start: int, end: int, sentence: tuple[int, int], neighbours: tuple[int, int]
+        self,
+        text: str,
+        start: int,
+        end: int,
+        sentence: tuple[int, int],
+        neighbours: tuple[int, int],
+        previous: tuple[int, int] | None = None,
     ) -> None:
         self._text = text
         self.start = start
@@ -118,7 +127,32 @@ class AtomContext:
         self.lower, self.upper = sentence
         self.near_lower = max(self.lower, neighbours[0])  # end of the previous atom
         self.near_upper = min(self.upper, neighbours[1])  # start of the next atom
+        self.previous = previous  # the span of the sentence before, if any
         self._words: set[str] | None = None
+
+    def sentence_text(self) -> str:
+        """The figure's sentence, at most ``SENTENCE_BEFORE``/``SENTENCE_AFTER`` characters around
+        it: read once per unmatched figure, so a 32K "sentence" must not make that quadratic."""
+        return self._text[
+            max(self.lower, self.start - SENTENCE_BEFORE) : min(self.upper, self.end + SENTENCE_AFTER)
+        ]
+
+    def beyond_window(self) -> bool:
+        """Whether the sentence reaches past the window ``window_text`` reads around the atom."""
+        return self.start - self.lower > BEFORE_WINDOW or self.upper - self.end > AFTER_WINDOW
+
+    def previous_text(self) -> str:
+        """The answer's sentence before this one ("What was X?" restated before "It is 3.85%."),
+        its last ``SENTENCE_BEFORE`` characters."""
+        if self.previous is None:
+            return ""
+        low, high = self.previous
+        return self._text[max(low, high - SENTENCE_BEFORE) : high]
+
+    def previous_question(self) -> str:
+        """The previous sentence when it asks a question (the answer restating what it answers)."""
+        previous = self.previous_text().rstrip()
+        return previous if previous.endswith("?") else ""
 
     def words(self) -> set[str]:
         if self._words is None:
@@ -139,3 +173,12 @@ class AtomContext:
         before = self._text[max(self.lower, self.start - _DECREASE_WINDOW) : self.start]
         found = _PLAIN_WORD.findall(before.lower())
         return any(word in _DECREASE_WORDS for word in found[-3:])
+
+    def names_decrease(self) -> bool:
+        """A decrease word closely before the atom, or right after it ("a 22.58% decrease")."""
+        if self.states_decrease():
+            return True
+        after = _PLAIN_WORD.findall(
+            self._text[self.end : min(self.upper, self.end + _DECREASE_WINDOW)].lower()
+        )
+        return bool(after) and after[0] in _DECREASE_WORDS

@@ -26,7 +26,7 @@ from otel_groundedness.scoring.label_words import json_words, words
 from otel_groundedness.scoring.sentences import sentence_spans
 
 # Key words that name what is not a quantity: a sum of two order ids or two years means nothing.
-_NOT_QUANTITIES = frozenset(
+NOT_QUANTITIES = frozenset(
     {
         "id",
         "ids",
@@ -53,6 +53,11 @@ _NOT_QUANTITIES = frozenset(
 )
 _KEY_TOKEN = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
 _CONTAINER_KEYS = 3  # string keys above a family read for its label words ($.invoices[3].total: "invoices")
+
+
+def names_no_quantity(name: str) -> bool:
+    """Whether a key or header names identifiers, years, dates or minor units (``employee_id``)."""
+    return not {token.lower() for token in _KEY_TOKEN.findall(name)}.isdisjoint(NOT_QUANTITIES)
 
 
 class Operands:
@@ -230,8 +235,7 @@ class Operands:
     def _excluded(self, name: str) -> bool:
         known = self._excluded_cache.get(name)
         if known is None:
-            tokens = {token.lower() for token in _KEY_TOKEN.findall(name)}
-            known = self._excluded_cache[name] = not tokens.isdisjoint(_NOT_QUANTITIES)
+            known = self._excluded_cache[name] = names_no_quantity(name)
         return known
 
     def _key_words(self, name: str | None) -> frozenset[str]:

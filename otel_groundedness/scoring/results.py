@@ -14,7 +14,9 @@ from typing import Any, Literal, TypeAlias, get_args
 
 Verdict: TypeAlias = Literal["supported", "contradicted", "unsupported"]
 # How an answer figure was computed from evidence figures (``scoring.derivations``).
-DerivedOperation: TypeAlias = Literal["sum", "difference", "pct_change", "ratio", "average", "product"]
+DerivedOperation: TypeAlias = Literal[
+    "sum", "difference", "pct_change", "ratio", "average", "product", "pp_difference"
+]
 DERIVED_OPERATIONS: tuple[DerivedOperation, ...] = get_args(DerivedOperation)
 # Why an atom got its verdict; see ``AtomVerdict``.
 Reason: TypeAlias = Literal[
@@ -27,6 +29,7 @@ Reason: TypeAlias = Literal[
     "derived_ratio",
     "derived_average",
     "derived_product",
+    "derived_pp_difference",
     "digit_transposition",
     "digit_changed",
     "digit_dropped",
@@ -87,6 +90,7 @@ class Citation:
     text: str
     operation: DerivedOperation | None = None
     operands: tuple[Citation, ...] = ()
+    cell: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -102,6 +106,8 @@ class Citation:
         if self.operation is not None:
             data["operation"] = self.operation
             data["operands"] = [operand.to_dict() for operand in self.operands]
+        if self.cell is not None:
+            data["cell"] = self.cell
         return data
 
     @classmethod
@@ -118,7 +124,10 @@ class Citation:
         return f"{_item(self)} {self.location()} = {self.text}"
 
     def location(self) -> str:
-        """The JSON path, else the character span: ``$.invoice.total``, ``[51:61]``."""
+        """A table cell's row and columns, else the JSON path, else the character span:
+        ``Operating income / 2024``, ``$.invoice.total``, ``[51:61]``."""
+        if self.cell is not None:
+            return self.cell
         return self.path if self.path is not None else f"[{self.start}:{self.end}]"
 
 
@@ -129,7 +138,7 @@ def derivation_formula(operation: DerivedOperation, terms: list[str]) -> str:
     if operation == "average":
         return f"average({_listed(terms)})"
     first, second = terms[0], terms[-1]
-    if operation == "difference":
+    if operation in ("difference", "pp_difference"):
         return f"{first} - {second}"
     if operation == "pct_change":
         return f"({first} - {second}) / {second}"
@@ -158,10 +167,14 @@ def derived_from(citation: Citation) -> str:
     each location is prefixed by its item (``#1 $.revenue``) when the operands come from several."""
     assert citation.operation is not None
     several = len({_item(operand) for operand in citation.operands}) > 1
-    places = [
-        f"{_item(operand)} {operand.location()}" if several else operand.location()
-        for operand in citation.operands
-    ]
+    # A cell's "row / column" is parenthesised where the formula divides: (a / 2024) / (b / 2024).
+    divides = citation.operation in ("ratio", "pct_change")
+    places = []
+    for operand in citation.operands:
+        place = operand.location()
+        if divides and operand.cell is not None:
+            place = f"({place})"
+        places.append(f"{_item(operand)} {place}" if several else place)
     return derivation_formula(citation.operation, places)
 
 
@@ -178,7 +191,7 @@ class AtomVerdict:
 
     ``reason`` is machine-readable: ``exact``, ``reformatted``, ``within_precision``,
     ``derived_sum``, ``derived_difference``, ``derived_pct_change``, ``derived_ratio``,
-    ``derived_average``, ``derived_product`` (supported);
+    ``derived_average``, ``derived_product``, ``derived_pp_difference`` (supported);
     ``digit_transposition``, ``digit_changed``, ``digit_dropped``, ``digit_added``,
     ``magnitude_mismatch``, ``sign_flip``, ``currency_mismatch``, ``value_changed``,
     ``date_component_changed``, ``identifier_edit`` (contradicted); ``not_found``,

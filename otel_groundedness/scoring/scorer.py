@@ -26,6 +26,7 @@ from otel_groundedness.scoring.results import (
     ordered_reasons,
 )
 from otel_groundedness.scoring.sentences import sentence_spans
+from otel_groundedness.scoring.stated_figures import stated_figures
 from otel_groundedness.scoring.verdicts import Judgement, evidence_needs, judge
 
 DEFAULT_POLICY = GroundednessPolicy()
@@ -48,13 +49,20 @@ def score(
     if not isinstance(answer, str):
         raise TypeError(f"answer must be a str, got {type(answer).__name__}")
     policy = policy or DEFAULT_POLICY
-    extract = partial(
+    extract_plain = partial(
         extract_atoms,
         locale=policy.locale,
         min_number_digits=policy.min_number_digits,
         kinds=policy.enabled_kinds,
         anchor=policy.anchor_date,
     )
+
+    def extract(source: str) -> list[Atom]:
+        # Both sides state short answers alike: "It is 3.85." in a tool's text supports it too.
+        found = extract_plain(source)
+        atoms = stated_figures(source, found, policy.min_number_digits)
+        return found if atoms is found else [atom for atom in atoms if atom.kind in policy.enabled_kinds]
+
     prompt = user_prompt if policy.include_user_prompt_as_evidence else None
     corpus = collect(
         _items(evidence), prompt, policy.max_evidence_bytes, every_string=policy.anchor_date is not None
@@ -73,7 +81,11 @@ def score(
         needs = derivation_needs(atoms, needs)
     index = EvidenceIndex(corpus, extract, needs, budget)
     if policy.derived_values:
-        deriver = Deriver(index, policy.max_derivation_operands, policy.max_derivation_candidates)
+        # The question is read for what it asks (a computation, the rows and columns it names)
+        # whether or not the policy lets its figures count as evidence.
+        deriver = Deriver(
+            index, policy.max_derivation_operands, policy.max_derivation_candidates, user_prompt
+        )
     spans = sentence_spans(text, atoms)
     sentence_of = _sentence_numbers(atoms, spans)
     judged = _judge_atoms(text, atoms, spans, sentence_of, index, policy.contradicted_band, deriver)
@@ -115,7 +127,10 @@ def _judge_atoms(
         budget.left -= ATOM
         previous_end = atoms[position - 1].end if position else 0
         next_start = atoms[position + 1].start if position + 1 < len(atoms) else len(text)
-        around = AtomContext(text, atom.start, atom.end, spans[sentence], (previous_end, next_start))
+        previous = spans[sentence - 1] if sentence else None
+        around = AtomContext(
+            text, atom.start, atom.end, spans[sentence], (previous_end, next_start), previous
+        )
         try:
             judgement = judge(atom, index, around, band, deriver)
         except BudgetSpent:

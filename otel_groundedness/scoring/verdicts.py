@@ -38,6 +38,7 @@ from otel_groundedness.scoring.index import (
 )
 from otel_groundedness.scoring.label_words import AtomContext
 from otel_groundedness.scoring.results import Reason, Verdict
+from otel_groundedness.scoring.table_book import cell_hit
 
 # Evidence groups an answer figure may match: money and bare numbers stand for each other (a
 # table cell "1,243,500" under "Revenue (USD)"), percent never matches either; raw JSON scalars
@@ -160,6 +161,14 @@ def _judge_quantity(
         return Judgement(
             "supported", _support_reason(atom, best, abs(best.number - value) <= _slack(value)), best
         )
+    if value != 0:
+        scaled = _table_cell(kind, quantity, index, value - reach, value + reach)
+        if scaled is not None:
+            return Judgement(
+                "supported",
+                _support_reason(atom, scaled, abs(scaled.number - value) <= _slack(value)),
+                scaled,
+            )
     if clash is not None:
         return Judgement("contradicted", "currency_mismatch", clash)
     year = bare_years.year_of_number(atom, quantity)
@@ -178,6 +187,17 @@ def _judge_quantity(
     if derived is not None:
         return Judgement("supported", derived.reason, derivation=derived)
     return _near_miss(kind, quantity, groups, index, around, band)
+
+
+def _table_cell(
+    kind: AtomKind, quantity: Quantity, index: EvidenceIndex, low: float, high: float
+) -> Hit | None:
+    """A table cell that states the figure at its table's scale ("$1,502.7 million" for 1,502.7
+    under "(In millions)"), in the figure's currency if both name one."""
+    for cell in index.tables().cells_within(low, high, kind == "percent"):
+        if quantity.currency is None or cell.currency is None or cell.currency == quantity.currency:
+            return cell_hit(cell, scaled=True)
+    return None
 
 
 def _support_reason(atom: Atom, hit: Hit, equal: bool) -> Reason:
