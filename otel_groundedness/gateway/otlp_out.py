@@ -20,16 +20,20 @@ _TRACE_FLAGS_MASK = 0xFF
 
 
 def write_evaluation(span: Span, evaluation: Evaluation) -> None:
-    """Add the evaluation to ``span`` in place: attributes (replacing any of the same key) and the event."""
+    """Add the evaluation to ``span`` in place: attributes (replacing any of the same key), the defaults
+    where the span has no value of its own (an instrumentation's is never replaced), and the event."""
     added = evaluation.span_attributes
+    defaults = evaluation.span_defaults
     replaced: set[str] = set()
     for item in span.attributes:
         if item.key in added:
             item.value.Clear()
             set_any_value(item.value, added[item.key])
             replaced.add(item.key)
-    if replaced:
-        added = {key: value for key, value in added.items() if key not in replaced}
+        elif item.key in defaults:
+            replaced.add(item.key)
+    if replaced or defaults:
+        added = {key: value for key, value in {**defaults, **added}.items() if key not in replaced}
     add_key_values(span.attributes, added)
     # Stamped at the span end so that viewers draw it inside the span it evaluates.
     event = span.events.add(time_unix_nano=span.end_time_unix_nano, name=names.EVENT_EVALUATION_RESULT)

@@ -20,13 +20,16 @@ def enriched_copy(
     span: ReadableSpan,
     attributes: Mapping[str, AttributeValue],
     event: tuple[str, Mapping[str, AttributeValue]] | None,
+    defaults: Mapping[str, AttributeValue] | None = None,
 ) -> ReadableSpan:
-    """A copy of ``span`` with ``attributes`` added and, if given, one more event (name, attributes).
+    """A copy of ``span`` with ``attributes`` added, ``defaults`` added where the span has no value of
+    its own (an instrumentation's value is never replaced) and, if given, one more event (name,
+    attributes).
 
     The copy is not re-limited: the added attributes never push out the span's own ones.
     """
     merged = BoundedAttributes(
-        maxlen=None, attributes={**(span.attributes or {}), **attributes}, immutable=True
+        maxlen=None, attributes={**(defaults or {}), **(span.attributes or {}), **attributes}, immutable=True
     )
     merged.dropped = span.dropped_attributes
     events: BoundedList[Event] = BoundedList.from_seq(None, span.events)

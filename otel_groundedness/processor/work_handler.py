@@ -156,7 +156,7 @@ class SpanWorkHandler:
                 if self._settings.emit_span_event
                 else None
             )
-            out = enriched_copy(span, evaluation.span_attributes, event)
+            out = enriched_copy(span, evaluation.span_attributes, event, evaluation.span_defaults)
         except Exception:
             self._core.report_error()
             out = span

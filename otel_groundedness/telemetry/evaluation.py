@@ -8,9 +8,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any, TypeAlias
 
 from otel_groundedness.evaluator import Evaluator
+from otel_groundedness.records import TurnContext
 from otel_groundedness.scoring import AtomVerdict, GroundednessReport
 from otel_groundedness.scoring.results import TruncationReason, derived_from, ordered_reasons
 from otel_groundedness.telemetry import names
+from otel_groundedness.telemetry.instruments import capped
 
 AttributeValue = str | bool | int | float | tuple[str, ...]
 # Who produced a result, as far as scoring once is concerned: evaluator id, version, policy fingerprint.
@@ -45,6 +47,19 @@ def stamped_scorer(attributes: Mapping[str, Any]) -> ScorerKey | None:
         str(attributes.get(names.ATTR_EVALUATOR_VERSION, "")),
         str(attributes.get(names.ATTR_POLICY_FINGERPRINT, "")),
     )
+
+
+def turn_attributes(context: TurnContext) -> dict[str, AttributeValue]:
+    """The turn's agent name, for the scored span only where the span has no value of its own.
+
+    The scored span is usually the ``chat`` span, while the agent name sits on its agent span (or
+    under another convention's key): written here, a trace search on the scored span alone (Jaeger
+    matches all tags on one span) finds one agent's turns. Cut as the metric label is, so an alert's
+    link, built from that label, matches it.
+    """
+    if not context.agent_name:
+        return {}
+    return {names.ATTR_AGENT_NAME: capped(context.agent_name)}
 
 
 def span_attributes(

@@ -43,10 +43,10 @@ _UNSCORED_LABELS = frozenset({"no_evidence", "no_factual_content"})
 
 
 def _select(spec: names.MetricSpec, values: Mapping[str, Any]) -> dict[str, Any]:
-    return {key: _capped(values[key]) for key in spec.attributes if values.get(key) is not None}
+    return {key: capped(values[key]) for key in spec.attributes if values.get(key) is not None}
 
 
-def _capped(value: Any) -> Any:
+def capped(value: Any) -> Any:
     # Provider, model and agent names are copied from spans: a long one must not become a label.
     if isinstance(value, str) and len(value) > names.MAX_METRIC_ATTRIBUTE_CHARS:
         return value[: names.MAX_METRIC_ATTRIBUTE_CHARS]

@@ -205,12 +205,27 @@ def test_a_fired_alert_links_to_its_flagged_turns_in_jaeger(trace_stack: TraceSt
         assert window_s in (600, 1800), window_s
         found = trace_stack.jaeger.search(params)
         trace_ids = {trace["traceID"] for trace in found}
-        # Flagged turns of this service on the alert's model (the chat span names the model; the agent
-        # is on its parent span), among them the alerting agent's. The window ends at the evaluation
-        # that rendered the link, so turns scored after it are not required.
-        model = labels["gen_ai_request_model"]
-        assert trace_ids <= {t for t, turn in flagged.items() if turn["model"] == model}, labels
-        assert any(flagged[t]["agent"] == labels["gen_ai_agent_name"] for t in trace_ids), labels
+        # Exactly this agent's flagged turns on this model whose scored span started in the link's
+        # window: the scored span names the agent, so no other agent's turn on the model matches.
+        agent, model = labels["gen_ai_agent_name"], labels["gen_ai_request_model"]
+        theirs = {t: turn for t, turn in flagged.items() if turn["agent"] == agent and turn["model"] == model}
+        in_window = {
+            t
+            for t, turn in theirs.items()
+            if int(params["start"]) <= _scored_span_start_us(trace_stack, turn) <= int(params["end"])
+        }
+        assert in_window and trace_ids == in_window, (labels, sorted(trace_ids), sorted(in_window))
+        others = {t for t, turn in flagged.items() if turn["model"] == model and turn["agent"] != agent}
+        print(f"\n{agent}/{model}: {len(trace_ids)} traces; other agents' flagged turns: {len(others)}")
         traceql = alert["annotations"]["traceql"]
-        assert f'span."gen_ai.agent.name" = "{labels["gen_ai_agent_name"]}"' in traceql
-    print(f"\n{len(alerts)} alerts, each link opens flagged turns of its agent")
+        assert f'span."gen_ai.agent.name" = "{agent}"' in traceql and ">>" not in traceql
+    print(f"\n{len(alerts)} alerts, each link opens exactly the flagged turns of its agent")
+
+
+def _scored_span_start_us(stack: TraceStack, turn: dict[str, Any]) -> int:
+    """When a turn's scored span started, in Jaeger's microseconds (its search windows by span start)."""
+    trace = stack.jaeger.trace(turn["trace_id"])
+    assert trace is not None
+    (span,) = [span for span in trace["spans"] if span["spanID"] == turn["span_id"]]
+    assert span_attributes(span)[names.ATTR_AGENT_NAME] == turn["agent"]
+    return int(span["startTime"])

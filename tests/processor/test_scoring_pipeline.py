@@ -210,3 +210,55 @@ def test_answer_text_is_byte_identical_with_and_without_the_processor(make_pipel
     expected = chat_attributes(answer)
     for key, value in expected.items():
         assert (span.attributes or {})[key] == value
+
+
+def test_scored_chat_span_carries_its_agents_name(make_pipeline: PipelineFactory) -> None:
+    # Jaeger matches every tag of a search on one span: the agent's name must be on the scored span.
+    pipeline = make_pipeline()
+    tracer = pipeline.tracer
+    with tracer.start_as_current_span("invoke_agent invoice-agent") as agent:
+        agent.set_attribute("gen_ai.operation.name", "invoke_agent")
+        agent.set_attribute("gen_ai.agent.name", "invoice-agent")
+        emit_tool(tracer, INVOICE_RESULT)
+        emit_chat(tracer, CORRUPTED_ANSWER)
+    pipeline.flush()
+
+    spans = pipeline.finished()
+    chat = spans["chat gpt-4o-mini"].attributes or {}
+    assert chat[names.ATTR_LABEL] == "ungrounded"
+    assert chat[names.ATTR_AGENT_NAME] == "invoice-agent"
+    assert names.ATTR_AGENT_NAME not in (spans["execute_tool get_invoice"].attributes or {})
+
+
+def test_an_instrumentations_own_agent_name_is_never_replaced(make_pipeline: PipelineFactory) -> None:
+    # Longer than the metric label cap: the turn's (cut) name differs from the span's own.
+    own = "billing-" + "x" * (names.MAX_METRIC_ATTRIBUTE_CHARS + 10)
+    pipeline = make_pipeline()
+    tracer = pipeline.tracer
+    with tracer.start_as_current_span("invoke_agent other") as agent:
+        agent.set_attribute("gen_ai.operation.name", "invoke_agent")
+        agent.set_attribute("gen_ai.agent.name", "other")
+        with tracer.start_as_current_span(
+            "chat gpt-4o-mini",
+            kind=SpanKind.CLIENT,
+            attributes={**chat_attributes(GROUNDED_ANSWER), "gen_ai.agent.name": own},
+        ):
+            pass
+    pipeline.flush()
+
+    chat = pipeline.finished()["chat gpt-4o-mini"].attributes or {}
+    assert chat[names.ATTR_LABEL] == "grounded"
+    assert chat[names.ATTR_AGENT_NAME] == own
+    (turn_point,) = pipeline.metric_points()[names.METRIC_TURNS.name]
+    assert turn_point.attributes[names.ATTR_AGENT_NAME] == own[: names.MAX_METRIC_ATTRIBUTE_CHARS]
+
+
+def test_a_turn_without_an_agent_name_adds_none(make_pipeline: PipelineFactory) -> None:
+    pipeline = make_pipeline()
+    emit_chat(pipeline.tracer, GROUNDED_ANSWER)
+    pipeline.flush()
+
+    (span,) = pipeline.spans.get_finished_spans()
+    attributes = span.attributes or {}
+    assert attributes[names.ATTR_LABEL] == "grounded"
+    assert names.ATTR_AGENT_NAME not in attributes

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from otel_groundedness.core import enrich_record, evaluate
 from otel_groundedness.evaluator import describe
-from otel_groundedness.scoring import AtomVerdict, GroundednessPolicy, GroundednessReport
+from otel_groundedness.records import SpanRecord, Turn, TurnContext
+from otel_groundedness.scoring import AtomVerdict, Evidence, GroundednessPolicy, GroundednessReport
 from otel_groundedness.telemetry import names
 from otel_groundedness.telemetry.evaluation import evaluation_attributes, explanation, span_attributes
 
@@ -137,3 +139,14 @@ def test_explanation_lists_a_few_atoms_and_stays_short() -> None:
     assert "$100,000, $101,000, $102,000, +57 more" in text
     assert len(text) <= 300
     assert explanation(NO_EVIDENCE).endswith("no evidence to check them against")
+
+
+def test_a_recorded_span_gets_its_turns_agent_name_unless_it_has_its_own() -> None:
+    # Replay writes its output with enrich_record: the same rule as the live hosts.
+    evidence = (Evidence('{"total": 1243500}'),)
+    turn = Turn(1, 2, "The total is $1,243,500.", evidence, None, TurnContext(agent_name="billing"))
+    evaluation = evaluate(turn, GroundednessPolicy(), EVALUATOR)
+    bare = SpanRecord(1, 2, None, "chat", "CLIENT", 0, 1)
+    assert enrich_record(bare, evaluation).attributes[names.ATTR_AGENT_NAME] == "billing"
+    own = replace(bare, attributes={names.ATTR_AGENT_NAME: "mine"})
+    assert enrich_record(own, evaluation).attributes[names.ATTR_AGENT_NAME] == "mine"
