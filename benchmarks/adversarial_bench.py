@@ -171,6 +171,16 @@ def shapes() -> list[Shape]:
             [" ".join(_hex(rng, 64) for _ in range(EVIDENCE_BYTES // 65))],
         ),
         Shape(
+            "number-dense CSV at the cap, a question-cued figure",
+            "What was the percentage change in revenue? It is 12.47%.",
+            [_fill(lambda: ",".join(str(rng.randint(1, 99_999)) for _ in range(50)), EVIDENCE_BYTES, "\n")],
+        ),
+        Shape(
+            "pipe rows at the cap, a question-cued figure",
+            "What was the percentage change in revenue? It is 12.47%.",
+            ["|1|\n" * (EVIDENCE_BYTES // 4)],
+        ),
+        Shape(
             "random figure soup, both sides at the caps",
             _soup(rng, ANSWER_CHARS),
             [_soup(rng, EVIDENCE_BYTES)],

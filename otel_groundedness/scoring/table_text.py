@@ -90,16 +90,24 @@ def _run_length(text: str, lines: list[tuple[int, int]], position: int) -> int:
     kind = _kind(first)
     if kind is None:
         return 0
-    count = len(_split(first, kind, 0)) if kind != "|" else 0
+    count = _field_count(first, kind) if kind != "|" else 0
     length = 0
     for start, end in lines[position:]:
         line = text[start:end]
         if not line.strip() or _kind(line) != kind:
             break
-        if kind != "|" and len(_split(line, kind, start)) != count:
+        if kind != "|" and _field_count(line, kind) != count:
             break
         length += 1
     return length
+
+
+def _field_count(line: str, delimiter: str) -> int:
+    """``len(_split(line, delimiter, 0))`` without building the cells: a block's extent is found over
+    every line of it, while only the first ``MAX_TABLE_CELLS`` cells are ever built."""
+    if delimiter == "," and '"' in line:
+        return len(_split(line, delimiter, 0))
+    return line.count(delimiter) + 1
 
 
 def _split(line: str, delimiter: str, offset: int) -> list[RawCell]:
