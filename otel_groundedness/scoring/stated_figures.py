@@ -27,7 +27,43 @@ _STATED = re.compile(
     r"(?:\*\*|__)?\s*\Z",
     re.IGNORECASE,
 )
+# The words of ``_STATED``.
+_STATING = frozenset({
+    "is", "was", "are", "were", "be", "been", "by", "of", "to", "equal", "equals", "total", "totals",
+    "totaled", "totalled", "reached", "up", "down",
+})  # fmt: skip
 _REACH = 80  # characters before a sentence end read for its stated figure
+
+
+def _may_state(text: str, low: int, last: int) -> bool:
+    """Whether the digits ending at ``last`` can be a stated figure (a necessary test, cheaper than
+    searching ``_STATED`` over the stretch, the costly part of an answer's scan): past a sign and
+    a bold mark, the start of the text, or spaces after "=", ":" or one of ``_STATING`` words.
+    "$1,234.", "v2.5." and "due on August 21, 2025;" are not."""
+    if not text[last - 1].isdigit():
+        return True  # "points": left to ``_STATED``
+    start = last - 1
+    while start > low and (text[start - 1].isdigit() or text[start - 1] == "."):
+        start -= 1
+    if start > low and text[start - 1] in "-−+":
+        start -= 1
+    if start <= low:
+        return True
+    if text[start - 2 : start] in ("**", "__"):
+        start -= 2
+    space = start
+    while space > low and text[space - 1].isspace():
+        space -= 1
+    if space == low:
+        return True
+    if space == start:
+        return False
+    if text[space - 1] in "=:":
+        return True
+    word = space
+    while word > low and text[word - 1].isalpha():
+        word -= 1
+    return text[word:space].casefold() in _STATING
 
 
 def stated_figures(text: str, atoms: list[Atom], min_number_digits: int) -> list[Atom]:
@@ -46,6 +82,8 @@ def stated_figures(text: str, atoms: list[Atom], min_number_digits: int) -> list
             last -= 1
         if last == low or not (text[last - 1].isdigit() or text[last - 1] in "sS"):
             continue  # no figure (nor "points") ends this sentence: most sentences, checked in O(1)
+        if not _may_state(text, low, last):
+            continue
         match = _STATED.search(text, low, sentence_end)
         if match is None:
             continue

@@ -173,3 +173,31 @@ def test_a_budget_spent_in_a_later_sentence_keeps_the_earlier_second_searches(
     report = score(f"{change} {misses}", evidence, policy=policy)
     assert report.budget_exceeded and report.total_atoms > 3
     assert report.verdicts[:3] == full.verdicts[:3] and is_prefix(report, full)
+
+
+def test_figures_matched_directly_cost_what_they_cost_without_derivations(
+    charged: Callable[[], int],
+) -> None:
+    # Every cue is there (a table with a scale note, JSON rows, a question asking for a change,
+    # change words next to each figure), but every figure matches a cell as written: nothing of the
+    # derivation search (tables, cues, operand families) may be read, so nothing more is charged.
+    table = (
+        "(In millions)\n| | 2024 | 2023 |\n|---|---|---|\n"
+        "| Revenue | $ 4,812.6 | $ 4,377.9 |\n| Operating income | 1,502.7 | 1,084.4 |"
+    )
+    rows = [["", "2024", "2023"], ["Total assets", "$ 9,310.2", "$ 8,954.1"], ["Margin", "31.2%", "24.8%"]]
+    answer = (
+        "What was the change in revenue? Revenue grew from $4,377.9 to $4,812.6, and operating "
+        "income rose from 1,084.4 to 1,502.7. Total assets increased to $9,310.2 from $8,954.1; "
+        "the margin was up to 31.2% from 24.8%."
+    )
+    question = "What was the percentage change in operating income between 2023 and 2024?"
+    spent: dict[bool, int] = {}
+    for derived in (True, False):
+        policy = GroundednessPolicy(work_budget=1 << 40, derived_values=derived)
+        report = score(answer, [table, rows], user_prompt=question, policy=policy)
+        assert not report.unsupported and not report.contradicted
+        cited = [verdict.citation for verdict in report.supported]
+        assert cited and all(citation is not None and citation.operation is None for citation in cited)
+        spent[derived] = charged()
+    assert spent[True] == spent[False]
