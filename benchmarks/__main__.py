@@ -5,7 +5,8 @@
 adversarial cases read to run fewer iterations, the replay case to replay a smaller recording and the
 gateway case to send less. ``--replay-mb N`` sets the size of the recording the replay case generates,
 ``--replay-turns N`` its number of turns instead, ``--replay-file PATH`` replays that file instead;
-``--replay-jobs 1,2`` replays it once per number of jobs and compares them.
+``--replay-jobs 1,2`` replays it once per number of jobs and compares them. ``--against REV`` times
+the scoring cases with REV's engine and this tree's, side by side (``benchmarks/side_by_side.py``).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--replay-jobs", metavar="N,M", help="replay once per --jobs value, side by side (default: 1)"
     )
+    parser.add_argument("--against", metavar="REV", help="time the scoring cases against REV's engine")
     args = parser.parse_args(argv)
     if args.quick:
         os.environ["BENCH_QUICK"] = "1"
@@ -42,6 +44,11 @@ def main(argv: list[str] | None = None) -> int:
         os.environ["BENCH_REPLAY_JOBS"] = args.replay_jobs
     if args.replay_file is not None:
         os.environ["BENCH_REPLAY_FILE"] = str(args.replay_file.resolve())
+    if args.against is not None:
+        from benchmarks.side_by_side import compare
+
+        compare(args.against)
+        return 0
     names = [name for name in discover() if args.only is None or args.only in name]
     if not names:
         print(f"no benchmark module matches {args.only!r}; have: {', '.join(discover())}", file=sys.stderr)
