@@ -1,0 +1,42 @@
+//! `otel_groundedness._native`: the PyO3 boundary of the scoring engine.
+
+use groundedness_engine::vocabulary::{
+    AtomKind, DerivedOperation, Label, Reason, TruncationReason, Verdict,
+};
+use pyo3::prelude::*;
+
+/// The native engine's version (the crate's).
+#[pyfunction]
+fn engine_version() -> &'static str {
+    groundedness_engine::VERSION
+}
+
+/// The engine's vocabularies by name, each in its declared order: the Python API's `Literal`
+/// types must list the same members (tests/native/test_vocabulary.py).
+#[pyfunction]
+fn vocabularies() -> Vec<(&'static str, Vec<&'static str>)> {
+    fn names<T: Copy>(all: &[T], name: fn(T) -> &'static str) -> Vec<&'static str> {
+        all.iter().map(|member| name(*member)).collect()
+    }
+    vec![
+        ("AtomKind", names(AtomKind::ALL, AtomKind::as_str)),
+        ("Verdict", names(Verdict::ALL, Verdict::as_str)),
+        (
+            "DerivedOperation",
+            names(DerivedOperation::ALL, DerivedOperation::as_str),
+        ),
+        ("Reason", names(Reason::ALL, Reason::as_str)),
+        ("Label", names(Label::ALL, Label::as_str)),
+        (
+            "TruncationReason",
+            names(TruncationReason::ALL, TruncationReason::as_str),
+        ),
+    ]
+}
+
+#[pymodule]
+fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    module.add_function(wrap_pyfunction!(engine_version, module)?)?;
+    module.add_function(wrap_pyfunction!(vocabularies, module)?)?;
+    Ok(())
+}

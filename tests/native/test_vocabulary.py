@@ -1,0 +1,25 @@
+"""The native engine's vocabularies are the Python API's, member for member and in order."""
+
+from __future__ import annotations
+
+from importlib.metadata import version
+from typing import get_args
+
+from otel_groundedness import _native
+from otel_groundedness.scoring import atoms, results
+
+
+def test_the_engine_names_every_member_the_api_does() -> None:
+    engine = dict(_native.vocabularies())
+    assert engine == {
+        "AtomKind": list(atoms.ATOM_KINDS),
+        "Verdict": list(get_args(results.Verdict)),
+        "DerivedOperation": list(results.DERIVED_OPERATIONS),
+        "Reason": list(results.REASONS),
+        "Label": list(get_args(results.Label)),
+        "TruncationReason": list(results.TRUNCATION_REASONS),
+    }
+
+
+def test_the_engine_and_the_package_release_together() -> None:
+    assert _native.engine_version() == version("otel-groundedness")
