@@ -54,7 +54,7 @@ def compare(rev: str) -> None:
     with tempfile.TemporaryDirectory(prefix="bench-against-") as folder:
         base_root = Path(folder)
         _export(rev, base_root)
-        best: dict[str, list[float]] = {"base": [float("inf")] * len(names), "this": [float("inf")] * len(names)}
+        best = {tree: [float("inf")] * len(names) for tree in ("base", "this")}
         for round_number in range(ROUNDS):
             order = ("base", "this") if round_number % 2 == 0 else ("this", "base")
             for tree in order:
