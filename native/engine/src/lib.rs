@@ -4,6 +4,7 @@
 //! Offsets: the engine works on UTF-8 `&str` and byte offsets; the binding converts every offset
 //! it returns to code points, the unit of Python's `str` and of the reports.
 
+pub mod offsets;
 pub mod vocabulary;
 
 /// The engine's version, reported by `otel_groundedness._native.engine_version()`.
