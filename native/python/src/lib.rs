@@ -1,9 +1,11 @@
 //! `otel_groundedness._native`: the PyO3 boundary of the scoring engine.
 
 use groundedness_engine::vocabulary::{
-    AtomKind, DerivedOperation, Label, Reason, TruncationReason, Verdict,
+    AtomKind, DerivedOperation, Label, LabelRule, Reason, TruncationReason, Verdict,
 };
 use pyo3::prelude::*;
+
+mod rules;
 
 /// The native engine's version (the crate's).
 #[pyfunction]
@@ -27,6 +29,7 @@ fn vocabularies() -> Vec<(&'static str, Vec<&'static str>)> {
         ),
         ("Reason", names(Reason::ALL, Reason::as_str)),
         ("Label", names(Label::ALL, Label::as_str)),
+        ("LabelRule", names(LabelRule::ALL, LabelRule::as_str)),
         (
             "TruncationReason",
             names(TruncationReason::ALL, TruncationReason::as_str),
@@ -38,5 +41,6 @@ fn vocabularies() -> Vec<(&'static str, Vec<&'static str>)> {
 fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(engine_version, module)?)?;
     module.add_function(wrap_pyfunction!(vocabularies, module)?)?;
+    rules::register(module)?;
     Ok(())
 }
