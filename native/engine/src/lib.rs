@@ -6,6 +6,7 @@
 
 pub mod budget;
 pub mod offsets;
+pub mod policy;
 pub mod rules;
 pub mod vocabulary;
 
