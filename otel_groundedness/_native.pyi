@@ -11,3 +11,17 @@ def rule_figures(
 # policy.rs: a policy as the engine reads it, and the engine's defaults, in to_dict() form.
 def policy_as_read(policy: object) -> dict[str, object]: ...
 def default_policy() -> dict[str, object]: ...
+
+# derivations.rs: math.fsum, and the pair search and candidate count of scoring/derivations.py.
+def fsum(values: list[float]) -> float: ...
+def derivation_pairs(
+    name: str,
+    ordered: list[int],
+    values: list[float],
+    currencies: list[str | None],
+    value: float,
+    change: float,
+    reach: float,
+    percent: bool,
+) -> tuple[float, str | None, list[int], float]: ...
+def derivation_candidates(size: int, operations: list[str], whole: bool) -> int: ...

@@ -5,6 +5,8 @@
 //! it returns to code points, the unit of Python's `str` and of the reports.
 
 pub mod budget;
+pub mod derivation_search;
+pub mod fsum;
 pub mod offsets;
 pub mod policy;
 pub mod rules;
