@@ -1,6 +1,7 @@
 //! The derivation kernels at the boundary, for the differential tests against
 //! `scoring/derivations.py` (`math.fsum`, `_pairs`, `_candidates`).
 
+use crate::boundary::detached;
 use groundedness_engine::derivation_search::{self, Best, PairTarget};
 use groundedness_engine::fsum::{fsum as exact_sum, FsumError};
 use groundedness_engine::vocabulary::DerivedOperation;
@@ -14,8 +15,8 @@ fn operation(name: &str) -> PyResult<DerivedOperation> {
 
 /// `math.fsum(values)`, raising what it raises.
 #[pyfunction]
-fn fsum(values: Vec<f64>) -> PyResult<f64> {
-    exact_sum(values).map_err(|error| match error {
+fn fsum(py: Python<'_>, values: Vec<f64>) -> PyResult<f64> {
+    detached(py, move || exact_sum(values))?.map_err(|error| match error {
         FsumError::Overflow => PyOverflowError::new_err("intermediate overflow in fsum"),
         FsumError::OppositeInfinities => PyValueError::new_err("-inf + inf in fsum"),
     })

@@ -5,6 +5,7 @@ use groundedness_engine::vocabulary::{
 };
 use pyo3::prelude::*;
 
+mod boundary;
 mod derivations;
 mod policy;
 mod rules;
@@ -43,6 +44,7 @@ fn vocabularies() -> Vec<(&'static str, Vec<&'static str>)> {
 fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(engine_version, module)?)?;
     module.add_function(wrap_pyfunction!(vocabularies, module)?)?;
+    boundary::register(module)?;
     derivations::register(module)?;
     policy::register(module)?;
     rules::register(module)?;
