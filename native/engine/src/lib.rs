@@ -7,6 +7,7 @@
 pub mod budget;
 pub mod derivation_search;
 pub mod fsum;
+pub mod identifier_index;
 pub mod numeric_group;
 pub mod offsets;
 pub mod policy;

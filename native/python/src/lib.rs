@@ -7,6 +7,7 @@ use pyo3::prelude::*;
 
 mod boundary;
 mod derivations;
+mod identifiers;
 mod numeric_group;
 mod policy;
 mod rules;
@@ -47,6 +48,7 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(vocabularies, module)?)?;
     boundary::register(module)?;
     derivations::register(module)?;
+    identifiers::register(module)?;
     numeric_group::register(module)?;
     policy::register(module)?;
     rules::register(module)?;
