@@ -42,3 +42,13 @@ def identifier_queries(
 ) -> list[tuple[list[int], int]]: ...
 def one_edit_apart(first: str, second: str) -> bool: ...
 def one_edit_numbers(digits: str) -> list[float]: ...
+
+# dates.rs: the date index; per query, (("atom" | "scalar", position), matched reading)s and budget left.
+_Reading = tuple[int | None, int | None, int | None]
+
+def date_queries(
+    atoms: list[list[_Reading]],
+    scalars: list[tuple[float, bool]],
+    queries: list[tuple[int, _Reading]],
+    units: int,
+) -> list[tuple[list[tuple[tuple[str, int], _Reading]], int]]: ...

@@ -5,6 +5,7 @@
 //! it returns to code points, the unit of Python's `str` and of the reports.
 
 pub mod budget;
+pub mod date_index;
 pub mod derivation_search;
 pub mod fsum;
 pub mod identifier_index;

@@ -6,6 +6,7 @@ use groundedness_engine::vocabulary::{
 use pyo3::prelude::*;
 
 mod boundary;
+mod dates;
 mod derivations;
 mod identifiers;
 mod numeric_group;
@@ -47,6 +48,7 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(engine_version, module)?)?;
     module.add_function(wrap_pyfunction!(vocabularies, module)?)?;
     boundary::register(module)?;
+    dates::register(module)?;
     derivations::register(module)?;
     identifiers::register(module)?;
     numeric_group::register(module)?;
