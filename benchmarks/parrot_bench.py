@@ -52,9 +52,8 @@ scorer = GroundednessScorer(policy)
 p50s = []
 for shape in shapes:
     answer = shape["answer"]
-    calls = [
-        ToolCall(id=str(i), name="tool", arguments={}, result=item) for i, item in enumerate(shape["evidence"])
-    ]
+    calls = [ToolCall(id=str(i), name="tool", arguments={}, result=item)
+             for i, item in enumerate(shape["evidence"])]
     def run():
         return scorer.score(answer, EvidenceIndex.from_tool_calls(calls, policy))
     run()
