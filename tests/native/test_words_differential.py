@@ -1,0 +1,119 @@
+"""The native word, digit and derivation-cue leaves agree exactly with the Python engine (the oracle):
+on every dev-set text, key and number, and on generated adversarial text."""
+
+from __future__ import annotations
+
+import sys
+import unicodedata
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from otel_groundedness import _native
+from tests.native import words_cases as cases
+
+FUZZ = settings(max_examples=5_000, derandomize=True, deadline=None, suppress_health_check=list(HealthCheck))
+piece_text = st.lists(st.sampled_from(cases.PIECES), max_size=24).map("".join)
+mixed_text = st.lists(st.one_of(piece_text, st.text(max_size=4))).map("".join)
+any_text = st.one_of(piece_text, st.text(max_size=40), mixed_text)
+
+
+def _assert_agree(mismatch: str | None) -> None:
+    assert mismatch is None, mismatch
+
+
+# ------------------------------------------------------------------------------ Python's Unicode
+
+
+def test_character_classes_are_python_re_on_every_code_point() -> None:
+    import re
+
+    classes = [re.compile(pattern) for pattern in (r"\w", r"[^\W\d_]", r"\d", r"\s")]
+    # Surrogates cannot cross into Rust as str: the boundary's concern, not the classes'.
+    chars = "".join(chr(cp) for cp in range(sys.maxunicode + 1) if not 0xD800 <= cp <= 0xDFFF)
+    native = _native.unicode_classes(chars)
+    wrong = [
+        f"U+{ord(char):04X}"
+        for char, bits in zip(chars, native, strict=True)
+        if bits != sum(bool(pattern.fullmatch(char)) << bit for bit, pattern in enumerate(classes))
+    ]
+    assert not wrong, wrong[:20]
+    assert unicodedata.unidata_version == "14.0.0", "regenerate native/engine/src/pyunicode_tables.rs"
+
+
+def test_lower_is_python_lower_on_every_code_point() -> None:
+    wrong = [
+        f"U+{cp:04X}"
+        for cp in range(sys.maxunicode + 1)
+        if not 0xD800 <= cp <= 0xDFFF and _native.unicode_lower(chr(cp)) != chr(cp).lower()
+    ]
+    assert not wrong, wrong[:20]
+
+
+@FUZZ
+@given(st.lists(st.sampled_from("ΣσςΑa'.ʰ\u0345\u0301İ ΌΪ̈ǅ1"), max_size=12).map("".join))
+def test_lower_reads_final_sigma_as_python(text: str) -> None:
+    assert _native.unicode_lower(text) == text.lower()
+
+
+# ---------------------------------------------------------------------------------- label words
+
+
+@pytest.mark.parametrize("name", ["texts", "keys"])
+def test_words_of_every_devset_text_and_key(name: str) -> None:
+    for text in cases.devset()[name]:
+        _assert_agree(cases.check_words(text))
+
+
+def test_windows_and_contexts_of_every_devset_figure() -> None:
+    for text in cases.devset()["texts"]:
+        _assert_agree(cases.check_text(text))
+
+
+def test_json_words_of_every_devset_value() -> None:
+    for keys, record in cases.devset()["json_values"]:
+        _assert_agree(cases.check_json_words(keys, record))
+
+
+@FUZZ
+@given(any_text)
+def test_words(text: str) -> None:
+    _assert_agree(cases.check_words(text))
+
+
+@FUZZ
+@given(st.text(alphabet="abcehilsuxyİß\u0307", max_size=8) | st.sampled_from(cases.PIECES).map(str.lower))
+def test_singular(word: str) -> None:
+    _assert_agree(cases.check_singular(word))
+
+
+@FUZZ
+@given(any_text, st.lists(st.integers(0, 400), min_size=4, max_size=4), st.booleans())
+def test_window_words(text: str, cuts: list[int], whole: bool) -> None:
+    lower, start, end, upper = sorted(min(cut, len(text)) for cut in cuts)
+    _assert_agree(cases.check_window_words(text, start, end, lower, None if whole else upper))
+
+
+@FUZZ
+@given(
+    st.lists(any_text, max_size=4),
+    st.none()
+    | st.dictionaries(
+        st.sampled_from(("name", "label", "metric", "kind", "value", "unit")), any_text | st.integers()
+    ),
+)
+def test_json_words(keys: list[str], siblings: dict[str, object] | None) -> None:
+    _assert_agree(cases.check_json_words(keys, siblings))
+
+
+@FUZZ
+@given(any_text, st.lists(st.integers(0, 400), min_size=8, max_size=8), st.booleans())
+def test_atom_context(text: str, cuts: list[int], has_previous: bool) -> None:
+    low, near_low, start, end, near_high, high = sorted(min(cut, len(text)) for cut in cuts[:6])
+    previous = tuple(sorted(min(cut, low) for cut in cuts[6:]))
+    _assert_agree(
+        cases.check_atom_context(
+            text, start, end, (low, high), (near_low, near_high), previous if has_previous else None
+        )
+    )

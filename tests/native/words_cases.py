@@ -1,0 +1,261 @@
+"""Differential cases for the native word, digit and derivation-cue leaves: each check runs the
+Python function (the oracle) and its native port on the same input and returns a description of
+the first disagreement, or None.
+
+Inputs come from the dev sets (every answer, question and evidence text, sliced at every
+figure-like position; every JSON key and number) and from seeded random text over adversarial
+alphabets. ``python -m tests.native.words_cases --cases N --seed S`` runs N random cases.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import random
+import re
+import sys
+import time
+from collections.abc import Callable, Iterator
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from otel_groundedness import _native
+from otel_groundedness.scoring import label_words
+
+ROOT = Path(__file__).resolve().parents[2]
+DEVSET_FILES = (
+    *sorted((ROOT / "tests" / "data" / "devset").glob("*.jsonl")),
+    ROOT / "tests" / "scoring" / "devset" / "tables.jsonl",
+)
+_FIGURE = re.compile(r"[-−(]?[$€£¥]?\d[\d,.]*(?:%|[kKmMbB]n?\b)?\)?")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
+
+Check = Callable[..., "str | None"]
+
+
+def _differs(name: str, args: tuple[Any, ...], python: Any, native: Any) -> str | None:
+    if python == native:
+        return None
+    return f"{name}{args!r}: python {python!r} != native {native!r}"
+
+
+# ---------------------------------------------------------------------------------------- checks
+
+
+def check_words(text: str) -> str | None:
+    return _differs("words", (text,), label_words.words(text), _native.words(text))
+
+
+def check_singular(word: str) -> str | None:
+    return _differs("_singular", (word,), label_words._singular(word), _native.singular(word))
+
+
+def check_window_words(text: str, start: int, end: int, lower: int, upper: int | None) -> str | None:
+    args = (text, start, end, lower, upper)
+    return _differs("window_words", args, label_words.window_words(*args), _native.window_words(*args))
+
+
+def check_json_words(keys: list[str], siblings: dict[str, Any] | None) -> str | None:
+    pairs = None if siblings is None else [(k, v) for k, v in siblings.items() if isinstance(v, str)]
+    python = label_words.json_words(keys, siblings)
+    return _differs("json_words", (keys, siblings), python, _native.json_words(keys, pairs))
+
+
+def check_atom_context(
+    text: str,
+    start: int,
+    end: int,
+    sentence: tuple[int, int],
+    neighbours: tuple[int, int],
+    previous: tuple[int, int] | None,
+) -> str | None:
+    args = (text, start, end, sentence, neighbours, previous)
+    context = label_words.AtomContext(*args)
+    python = (
+        context.sentence_text(),
+        context.beyond_window(),
+        context.previous_text(),
+        context.previous_question(),
+        context.words(),
+        context.window_text(True),
+        context.window_text(False),
+        context.states_decrease(),
+        context.names_decrease(),
+    )
+    return _differs("AtomContext", args, python, _native.atom_context(*args))
+
+
+# ----------------------------------------------------------------------------- atoms of a text
+
+
+def atom_spans(text: str) -> list[tuple[int, int]]:
+    """Figure-like spans of ``text`` (where the engine would find atoms)."""
+    return [match.span() for match in _FIGURE.finditer(text)]
+
+
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    spans, start = [], 0
+    for match in _SENTENCE_END.finditer(text):
+        spans.append((start, match.start()))
+        start = match.end()
+    spans.append((start, len(text)))
+    return spans
+
+
+Span = tuple[int, int]
+
+
+def contexts(text: str) -> Iterator[tuple[int, int, Span, Span, Span | None]]:
+    """(start, end, sentence, neighbours, previous sentence) of every figure-like span, as the
+    scorer builds an ``AtomContext``."""
+    atoms = atom_spans(text)
+    sentences = sentence_spans(text)
+    for index, (start, end) in enumerate(atoms):
+        number = next((i for i, (low, high) in enumerate(sentences) if low <= start <= high), 0)
+        sentence = sentences[number] if sentences else (0, len(text))
+        before = atoms[index - 1][1] if index else 0
+        after = atoms[index + 1][0] if index + 1 < len(atoms) else len(text)
+        previous = sentences[number - 1] if number > 0 else None
+        yield start, end, sentence, (before, after), previous
+
+
+def check_text(text: str) -> str | None:
+    """Every word check over ``text``: words, and the windows and contexts of its figures."""
+    mismatch = check_words(text)
+    for start, end, sentence, neighbours, previous in contexts(text):
+        mismatch = (
+            mismatch
+            or check_window_words(text, start, end, 0, None)
+            or check_window_words(text, start, end, sentence[0], sentence[1])
+            or check_window_words(text, start, end, *neighbours)
+            or check_atom_context(text, start, end, sentence, neighbours, previous)
+        )
+        if mismatch:
+            break
+    return mismatch
+
+
+# ------------------------------------------------------------------------------- dev-set corpus
+
+
+def _walk(value: Any, keys: tuple[str, ...], out: dict[str, list[Any]]) -> None:
+    stack: list[tuple[Any, tuple[str, ...], Any]] = [(value, keys, None)]
+    while stack:
+        node, path, record = stack.pop()
+        if isinstance(node, dict):
+            for key, child in node.items():
+                out["keys"].append(key)
+                stack.append((child, (*path, key), node))
+        elif isinstance(node, list):
+            stack.extend((child, path, record) for child in node)
+        elif isinstance(node, str):
+            out["texts"].append(node)
+            with contextlib.suppress(ValueError):
+                stack.append((json.loads(node), path, record))
+        elif isinstance(node, int | float) and not isinstance(node, bool):
+            out["numbers"].append(float(node))
+            if path:
+                out["json_values"].append((list(path), record))
+
+
+@cache
+def devset() -> dict[str, list[Any]]:
+    """Texts (answers, questions, evidence strings), JSON keys, numbers and (keys, record) pairs
+    of every dev-set case."""
+    out: dict[str, list[Any]] = {"texts": [], "keys": [], "numbers": [], "json_values": []}
+    for path in DEVSET_FILES:
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if not line.strip():
+                continue
+            case = json.loads(line)
+            for field in ("answer", "corrupted_answer", "user_prompt", "figure", "corrupted_figure"):
+                if isinstance(case.get(field), str):
+                    out["texts"].append(case[field])
+            _walk(case.get("evidence"), (), out)
+    for text in list(out["texts"]):
+        out["numbers"].extend(float(m.replace(",", "")) for m in re.findall(r"\d[\d,]*(?:\.\d+)?", text)[:50])
+    return out
+
+
+# --------------------------------------------------------------------------------- random text
+
+# Pieces an adversarial text is drawn from: label words, camelCase, plurals, stopwords, decrease and
+# change words, non-ASCII letters and digits, case-changing characters, spaces and table fragments.
+PIECES = (
+    "revenue", "Revenue", "totalRevenue", "grossMarginPct", "HTTPServerError", "XMLHttpRequest",
+    "companies", "classes", "watches", "wishes", "boxes", "movies", "caches", "status", "analysis",
+    "bus", "gas", "ies", "sses", "che", "niche", "the", "and", "per", "dollars", "Millions",
+    "down", "fell", "refund", "decrease", "grew", "to", "rose sharply to", "year over year",
+    "add up to", "accounts for", "in all", "total", "average", "each", "times", "of", "ratio",
+    "=", "+", "/", "÷", "×", "*", "**", "3x", "3 x", "2×", "x", "X",
+    "é", "Ü", "straße", "ß", "ẞ", "İstanbul", "İ", "ı", "ǅ", "ΣΟΦΙΑ", "ΟΔΟΣ", "Σ", "ς", "ʰ", "ᾼ",
+    "e\u0301", "\u0301", "\u0345", "ﬁnance", "Ⅻ", "²", "½", "٣", "١٢٣", "１２３", "１", "日本語", "収益",
+    "\u00a0", "\u2009", "\u3000", "\u200b", "\x1c", "\t", "\n", "\r\n", " ", "  ", "—", "–", "−",
+    "$1,234.56", "(1,234)", "€3.2m", "12%", "1.5M", "2024", "FY24", "Q3", "$000s", "(In millions)",
+    "1)", "(1)", "[a]", "*", "†", "|", " | ", "|---|", ",", '"', '""', "<td>", "</tr>", "&amp;",
+    "?", ".", "!", ":", "-", "_", "'", "`", "0", "7", "42", "3.85", "-89.5", "1e6",
+)  # fmt: skip
+
+
+def random_text(rng: random.Random, max_pieces: int = 24) -> str:
+    return "".join(rng.choice(PIECES) for _ in range(rng.randint(0, max_pieces)))
+
+
+def random_offsets(rng: random.Random, text: str) -> tuple[int, int, int, int]:
+    """lower <= start <= end <= upper, inside the text."""
+    cuts = sorted(rng.randint(0, len(text)) for _ in range(4))
+    return cuts[1], cuts[2], cuts[0], cuts[3]
+
+
+def random_case(rng: random.Random) -> str | None:
+    """One random case of one check family."""
+    text = random_text(rng)
+    family = rng.randrange(5)
+    if family == 0:
+        return check_words(text)
+    if family == 1:
+        return check_singular(label_words._CAMEL_BOUNDARY.sub("", text).lower()[: rng.randint(0, 12)])
+    start, end, lower, upper = random_offsets(rng, text)
+    if family == 2:
+        return check_window_words(text, start, end, lower, rng.choice((upper, None)))
+    if family == 3:
+        keys = [random_text(rng, 4) for _ in range(rng.randint(0, 3))]
+        siblings = {rng.choice(("name", "label", "type", "description", "value")): random_text(rng, 6)}
+        return check_json_words(keys, rng.choice((siblings, None)))
+    near = sorted(rng.randint(0, len(text)) for _ in range(2))
+    previous = sorted(rng.randint(0, lower) for _ in range(2)) if rng.random() < 0.7 else None
+    return check_atom_context(
+        text, start, end, (lower, upper), (near[0], near[1]), tuple(previous) if previous else None
+    )
+
+
+def run(cases: int, seed: int) -> int:
+    """Run ``cases`` random cases; print cases/sec and the first mismatch; return the mismatches."""
+    rng = random.Random(seed)
+    mismatches = 0
+    first = None
+    began = time.perf_counter()
+    for _ in range(cases):
+        found = random_case(rng)
+        if found:
+            mismatches += 1
+            first = first or found
+    elapsed = time.perf_counter() - began
+    print(f"{cases} cases, {mismatches} mismatches, {cases / elapsed:,.0f} cases/s (seed {seed})")
+    if first:
+        print("first mismatch:", first)
+    return mismatches
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--cases", type=int, default=10_000)
+    parser.add_argument("--seed", type=int, default=0)
+    arguments = parser.parse_args()
+    sys.exit(1 if run(arguments.cases, arguments.seed) else 0)
+
+
+if __name__ == "__main__":
+    main()
