@@ -3,6 +3,7 @@ on every dev-set text, key and number, and on generated adversarial text."""
 
 from __future__ import annotations
 
+import random
 import sys
 import unicodedata
 
@@ -117,3 +118,49 @@ def test_atom_context(text: str, cuts: list[int], has_previous: bool) -> None:
             text, start, end, (low, high), (near_low, near_high), previous if has_previous else None
         )
     )
+
+
+# ---------------------------------------------------------------------------------- units, digits
+
+
+def test_units_of_every_devset_key() -> None:
+    for key in cases.devset()["keys"]:
+        _assert_agree(cases.check_units(key, 1.0, "MB", "MiB"))
+
+
+def test_digits_of_every_devset_number() -> None:
+    numbers = cases.devset()["numbers"]
+    rng = random.Random(0)
+    for previous, value in zip([1.0, *numbers], numbers, strict=False):
+        _assert_agree(cases.check_number(value, previous))
+        _assert_agree(cases.check_number(value, cases.related_number(rng, value)))
+
+
+key_text = st.lists(st.sampled_from(cases.KEY_PARTS), max_size=6).map("".join) | st.text(max_size=70)
+unit = st.sampled_from(cases.UNITS) | st.text(max_size=3)
+
+
+@FUZZ
+@given(key_text, st.floats(allow_nan=True, allow_infinity=True), unit, unit)
+def test_units(key: str, value: float, unit: str, target: str) -> None:
+    _assert_agree(cases.check_units(key, value, unit, target))
+
+
+figure = st.floats(allow_nan=True, allow_infinity=True) | st.integers(1, 10**17).map(float)
+# Exact ties of the 12-digit mantissa and of every answer precision: "1" + zeros + "5".
+tie = st.tuples(st.integers(0, 14), st.integers(-3, 3)).map(
+    lambda z: float(int("1" + "0" * z[0] + "5")) * 10.0 ** z[1]
+)
+
+
+@FUZZ
+@given(figure | tie, st.integers(0, 2**32), figure | tie)
+def test_digits_of_figures(value: float, seed: int, other: float) -> None:
+    _assert_agree(cases.check_number(value, other))
+    _assert_agree(cases.check_number(value, cases.related_number(random.Random(seed), value)))
+
+
+@FUZZ
+@given(st.text(alphabet="0123456789", min_size=1, max_size=17), st.integers(-340, 340), figure)
+def test_digits_of_any_mantissa(digits: str, exponent: int, other: float) -> None:
+    _assert_agree(cases.check_digit_edits((digits, exponent), other))

@@ -14,6 +14,7 @@ import contextlib
 import json
 import random
 import re
+import struct
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -22,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from otel_groundedness import _native
-from otel_groundedness.scoring import label_words
+from otel_groundedness.scoring import digits, label_words, units
 
 ROOT = Path(__file__).resolve().parents[2]
 DEVSET_FILES = (
@@ -35,8 +36,17 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
 Check = Callable[..., "str | None"]
 
 
+def _exact(value: Any) -> Any:
+    """``value`` with each float as its bits: NaN equals NaN, -0.0 differs from 0.0."""
+    if isinstance(value, float):
+        return ("float", struct.pack("<d", value).hex())
+    if isinstance(value, tuple | list):
+        return type(value)(_exact(item) for item in value)
+    return value
+
+
 def _differs(name: str, args: tuple[Any, ...], python: Any, native: Any) -> str | None:
-    if python == native:
+    if _exact(python) == _exact(native):
         return None
     return f"{name}{args!r}: python {python!r} != native {native!r}"
 
@@ -85,6 +95,90 @@ def check_atom_context(
         context.names_decrease(),
     )
     return _differs("AtomContext", args, python, _native.atom_context(*args))
+
+
+def _outcome(call: Callable[[], Any]) -> Any:
+    """A call's value, or the type of the error it raised (the port raises the same)."""
+    try:
+        return call()
+    except (OverflowError, ValueError) as error:
+        return type(error).__name__
+
+
+def _centers(run: tuple[Any, float, float]) -> tuple[Any, float, float]:
+    centers, unit, reach = run
+    return (
+        (centers.start, centers.stop, centers.step) if isinstance(centers, range) else centers,
+        unit,
+        reach,
+    )
+
+
+def check_units(key: str, value: float, unit: str, target: str) -> str | None:
+    return (
+        _differs("dimension", (unit,), units.dimension(unit), _native.unit_dimension(unit))
+        or _differs("key_unit", (key,), units.key_unit(key), _native.key_unit(key))
+        or _differs("key_magnitude", (key,), units.key_magnitude(key), _native.key_magnitude(key))
+        or _differs(
+            "in_unit",
+            (value, unit, target),
+            units.in_unit(value, unit, target),
+            tuple(_native.in_unit(value, unit, target)),
+        )
+    )
+
+
+def check_mantissa(value: float) -> str | None:
+    python = digits.mantissa(value)
+    return _differs("mantissa", (value,), None if python is None else tuple(python), _native.mantissa(value))
+
+
+def check_digit_edits(mantissa: tuple[str, int], other: float) -> str | None:
+    """variants, variant_windows, value_of and half_unit of a mantissa, relation to ``other``."""
+    reduced = digits.Mantissa(*mantissa)
+    python_variants = [(v.digits, v.reason, list(v.exponents)) for v in digits.variants(reduced)]
+    python_windows = _outcome(lambda: digits.variant_windows(reduced))
+    if not isinstance(python_windows, str):
+        python_windows = (
+            [_centers(run) for run in python_windows.runs],
+            python_windows.firsts,
+            python_windows.lasts,
+        )
+    mismatch = (
+        _differs("variants", mantissa, python_variants, _native.digit_variants(*mantissa))
+        or _differs(
+            "variant_windows", mantissa, python_windows, _outcome(lambda: _native.variant_windows(*mantissa))
+        )
+        or _differs(
+            "relation",
+            (mantissa, other),
+            digits.relation(reduced, other),
+            _native.digit_relation(*mantissa, other),
+        )
+    )
+    for negative in (False, True):
+        mismatch = (
+            mismatch
+            or _differs(
+                "value_of",
+                (*mantissa, negative),
+                _outcome(lambda: digits.value_of(*mantissa, negative)),  # noqa: B023
+                _outcome(lambda: _native.value_of(*mantissa, negative)),  # noqa: B023
+            )
+            or _differs(
+                "half_unit",
+                mantissa,
+                _outcome(lambda: digits.half_unit(*mantissa)),
+                _outcome(lambda: _native.half_unit(*mantissa)),
+            )
+        )
+    return mismatch
+
+
+def check_number(value: float, other: float) -> str | None:
+    """Every digit check of ``value`` (as an answer figure) against ``other``."""
+    found = digits.mantissa(value)
+    return check_mantissa(value) or (check_digit_edits(tuple(found), other) if found else None)
 
 
 # ----------------------------------------------------------------------------- atoms of a text
@@ -209,10 +303,74 @@ def random_offsets(rng: random.Random, text: str) -> tuple[int, int, int, int]:
     return cuts[1], cuts[2], cuts[0], cuts[3]
 
 
+UNITS = (
+    "ns", "µs", "μs", "us", "ms", "s", "sec", "min", "h", "d", "mg", "g", "kg", "lb", "oz", "mm",
+    "cm", "m", "km", "ft", "mi", "B", "kB", "KB", "MB", "GB", "TB", "PB", "KiB", "MiB", "GiB",
+    "TiB", "bps", "kbps", "Kbps", "Mbps", "Gbps", "Hz", "kHz", "MHz", "GHz", "W", "kW", "MW", "GW",
+    "Wh", "kWh", "MWh", "GWh", "x", "Ms",
+)  # fmt: skip
+KEY_PARTS = (
+    "weight", "_g", "G", "duration", "Ms", "ms", "size", "MB", "_bytes", "Bytes", "revenue", "_usd",
+    "_millions", "InThousands", "HTTPServer", "Http", "P99", "_", "-", "1", "Kbps", "_KiB", "Tn", "bn",
+    "é", "İ", "x",
+)  # fmt: skip
+
+
+def random_number(rng: random.Random) -> float:
+    """A figure as answers and evidence hold them, with the float edge cases of the digit code."""
+    shape = rng.randrange(8)
+    if shape == 0:
+        return float(rng.randint(0, 10 ** rng.randint(1, 17)))
+    if shape == 1:  # a tie at 12 or at 1..15 significant digits
+        return float(int(rng.choice("123456789") + "0" * rng.randint(0, 12) + "5") * 10 ** rng.randint(0, 3))
+    if shape == 2:
+        return rng.choice(
+            (0.0, -0.0, 5e-324, 1e-310, 2.2250738585072014e-308, 1e308, 1.7976931348623157e308, 1e307)
+        )
+    if shape == 3:
+        return rng.uniform(-1, 1) * 10.0 ** rng.randint(-330, 308)
+    if shape == 4:  # decimal text read as a float ("1243.50", "0.0125")
+        text = "".join(rng.choice("0123456789") for _ in range(rng.randint(1, 18)))
+        point = rng.randint(0, len(text))
+        return float((text[:point] or "0") + "." + text[point:]) * rng.choice((1, -1))
+    if shape == 5:
+        return float(rng.choice(("nan", "inf", "-inf")))
+    return round(rng.uniform(0, 10**6), rng.randint(0, 4))
+
+
+def related_number(rng: random.Random, value: float) -> float:
+    """A figure one digit edit from ``value``, scaled, or unrelated."""
+    found = digits.mantissa(value)
+    if found is None or rng.random() < 0.2:
+        return random_number(rng)
+    edits = digits.variants(found)
+    if not edits:
+        return value
+    edit = rng.choice(edits)
+    try:
+        return digits.value_of(edit.digits, rng.choice(edit.exponents), value < 0) * rng.choice(
+            (1, 1, 1.0000001, 10)
+        )
+    except OverflowError:
+        return value
+
+
 def random_case(rng: random.Random) -> str | None:
     """One random case of one check family."""
+    family = rng.randrange(8)
+    if family == 5:
+        key = "".join(rng.choice(KEY_PARTS) for _ in range(rng.randint(0, 5)))
+        return check_units(key, random_number(rng), rng.choice(UNITS), rng.choice(UNITS))
+    if family == 6:
+        value = random_number(rng)
+        return check_number(value, related_number(rng, value))
+    if family == 7:
+        mantissa = (
+            "".join(rng.choice("0123456789") for _ in range(rng.randint(1, 17))),
+            rng.randint(-330, 330),
+        )
+        return check_mantissa(random_number(rng)) or check_digit_edits(mantissa, random_number(rng))
     text = random_text(rng)
-    family = rng.randrange(5)
     if family == 0:
         return check_words(text)
     if family == 1:

@@ -4,9 +4,11 @@
 //! Offsets: the engine works on UTF-8 `&str` and byte offsets; the binding converts every offset
 //! it returns to code points, the unit of Python's `str` and of the reports.
 
+pub mod digits;
 pub mod label_words;
 pub mod offsets;
 pub mod pyunicode;
+pub mod units;
 pub mod vocabulary;
 
 /// The engine's version, reported by `otel_groundedness._native.engine_version()`.
