@@ -30,3 +30,24 @@ def variant_windows(
 def value_of(digits: str, exponent: int, negative: bool) -> float: ...
 def half_unit(digits: str, exponent: int) -> float: ...
 def digit_relation(digits: str, exponent: int, other: float) -> str | None: ...
+def operations_in(text: str, percent: bool) -> set[str]: ...
+def is_change_word(word: str) -> bool: ...
+def cued_operations(
+    text: str,
+    start: int,
+    end: int,
+    sentence: tuple[int, int],
+    neighbours: tuple[int, int],
+    previous: tuple[int, int] | None,
+    percent: bool,
+) -> set[str]: ...
+def table_operations(
+    operations: list[str],
+    text: str,
+    start: int,
+    end: int,
+    sentence: tuple[int, int],
+    neighbours: tuple[int, int],
+    previous: tuple[int, int] | None,
+    percent: bool,
+) -> set[str]: ...

@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from otel_groundedness import _native
+from otel_groundedness.scoring import derivation_cues
 from tests.native import words_cases as cases
 
 FUZZ = settings(max_examples=5_000, derandomize=True, deadline=None, suppress_health_check=list(HealthCheck))
@@ -164,3 +165,43 @@ def test_digits_of_figures(value: float, seed: int, other: float) -> None:
 @given(st.text(alphabet="0123456789", min_size=1, max_size=17), st.integers(-340, 340), figure)
 def test_digits_of_any_mantissa(digits: str, exponent: int, other: float) -> None:
     _assert_agree(cases.check_digit_edits((digits, exponent), other))
+
+
+# ---------------------------------------------------------------------------- derivation cues
+
+
+def test_change_words_are_the_python_set() -> None:
+    candidates = {word for text in cases.devset()["texts"] for word in text.lower().split()}
+    candidates |= set(derivation_cues.CHANGE_WORDS) | {piece.lower() for piece in cases.PIECES}
+    assert {word for word in candidates if _native.is_change_word(word)} == derivation_cues.CHANGE_WORDS
+
+
+@FUZZ
+@given(any_text)
+def test_operations_in(text: str) -> None:
+    _assert_agree(cases.check_operations_in(text))
+
+
+@FUZZ
+@given(
+    any_text,
+    st.lists(st.integers(0, 400), min_size=8, max_size=8),
+    st.booleans(),
+    st.frozensets(st.sampled_from(cases.OPERATIONS)),
+)
+def test_cued_and_table_operations(
+    text: str, cuts: list[int], has_previous: bool, operations: frozenset[str]
+) -> None:
+    low, near_low, start, end, near_high, high = sorted(min(cut, len(text)) for cut in cuts[:6])
+    previous = tuple(sorted(min(cut, low) for cut in cuts[6:]))
+    _assert_agree(
+        cases.check_cues(
+            text,
+            start,
+            end,
+            (low, high),
+            (near_low, near_high),
+            previous if has_previous else None,
+            operations,
+        )
+    )

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from otel_groundedness import _native
-from otel_groundedness.scoring import digits, label_words, units
+from otel_groundedness.scoring import derivation_cues, digits, label_words, units
 
 ROOT = Path(__file__).resolve().parents[2]
 DEVSET_FILES = (
@@ -181,6 +181,51 @@ def check_number(value: float, other: float) -> str | None:
     return check_mantissa(value) or (check_digit_edits(tuple(found), other) if found else None)
 
 
+def check_operations_in(text: str) -> str | None:
+    return _differs(
+        "operations_in",
+        (text, False),
+        set(derivation_cues.operations_in(text, False)),
+        _native.operations_in(text, False),
+    ) or _differs(
+        "operations_in",
+        (text, True),
+        set(derivation_cues.operations_in(text, True)),
+        _native.operations_in(text, True),
+    )
+
+
+def check_cues(
+    text: str,
+    start: int,
+    end: int,
+    sentence: tuple[int, int],
+    neighbours: tuple[int, int],
+    previous: tuple[int, int] | None,
+    operations: frozenset[str],
+) -> str | None:
+    """cued_operations and table_operations (``operations`` and the sentence's) around one atom."""
+    args = (text, start, end, sentence, neighbours, previous)
+    around = label_words.AtomContext(*args)
+    mismatch = None
+    for percent in (False, True):
+        cued = derivation_cues.cued_operations(around, percent)
+        table = derivation_cues.table_operations(operations, around, percent)  # type: ignore[arg-type]
+        mismatch = (
+            mismatch
+            or _differs(
+                "cued_operations", (*args, percent), set(cued), _native.cued_operations(*args, percent)
+            )
+            or _differs(
+                "table_operations",
+                (operations, *args, percent),
+                set(table),
+                _native.table_operations(sorted(operations), *args, percent),
+            )
+        )
+    return mismatch
+
+
 # ----------------------------------------------------------------------------- atoms of a text
 
 
@@ -216,8 +261,9 @@ def contexts(text: str) -> Iterator[tuple[int, int, Span, Span, Span | None]]:
 
 
 def check_text(text: str) -> str | None:
-    """Every word check over ``text``: words, and the windows and contexts of its figures."""
-    mismatch = check_words(text)
+    """Every word check over ``text``: words and operations named, and the windows, contexts and
+    cued operations of its figures."""
+    mismatch = check_words(text) or check_operations_in(text)
     for start, end, sentence, neighbours, previous in contexts(text):
         mismatch = (
             mismatch
@@ -225,6 +271,7 @@ def check_text(text: str) -> str | None:
             or check_window_words(text, start, end, sentence[0], sentence[1])
             or check_window_words(text, start, end, *neighbours)
             or check_atom_context(text, start, end, sentence, neighbours, previous)
+            or check_cues(text, start, end, sentence, neighbours, previous, frozenset({"sum"}))
         )
         if mismatch:
             break
@@ -316,6 +363,9 @@ KEY_PARTS = (
 )  # fmt: skip
 
 
+OPERATIONS = ("sum", "difference", "pct_change", "ratio", "average", "product", "pp_difference")
+
+
 def random_number(rng: random.Random) -> float:
     """A figure as answers and evidence hold them, with the float edge cases of the digit code."""
     shape = rng.randrange(8)
@@ -357,7 +407,7 @@ def related_number(rng: random.Random, value: float) -> float:
 
 def random_case(rng: random.Random) -> str | None:
     """One random case of one check family."""
-    family = rng.randrange(8)
+    family = rng.randrange(10)
     if family == 5:
         key = "".join(rng.choice(KEY_PARTS) for _ in range(rng.randint(0, 5)))
         return check_units(key, random_number(rng), rng.choice(UNITS), rng.choice(UNITS))
@@ -382,11 +432,15 @@ def random_case(rng: random.Random) -> str | None:
         keys = [random_text(rng, 4) for _ in range(rng.randint(0, 3))]
         siblings = {rng.choice(("name", "label", "type", "description", "value")): random_text(rng, 6)}
         return check_json_words(keys, rng.choice((siblings, None)))
+    if family == 8:
+        return check_operations_in(text)
     near = sorted(rng.randint(0, len(text)) for _ in range(2))
     previous = sorted(rng.randint(0, lower) for _ in range(2)) if rng.random() < 0.7 else None
-    return check_atom_context(
-        text, start, end, (lower, upper), (near[0], near[1]), tuple(previous) if previous else None
-    )
+    args = (text, start, end, (lower, upper), (near[0], near[1]), tuple(previous) if previous else None)
+    if family == 9:
+        operations = frozenset(rng.sample(OPERATIONS, rng.randint(0, 3)))
+        return check_cues(*args, operations)  # type: ignore[arg-type]
+    return check_atom_context(*args)  # type: ignore[arg-type]
 
 
 def run(cases: int, seed: int) -> int:

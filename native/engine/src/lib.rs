@@ -4,6 +4,7 @@
 //! Offsets: the engine works on UTF-8 `&str` and byte offsets; the binding converts every offset
 //! it returns to code points, the unit of Python's `str` and of the reports.
 
+pub mod derivation_cues;
 pub mod digits;
 pub mod label_words;
 pub mod offsets;

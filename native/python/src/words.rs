@@ -3,8 +3,10 @@
 
 use std::collections::HashSet;
 
+use groundedness_engine::derivation_cues::{self, Operations};
 use groundedness_engine::digits::{self, Centers, Mantissa, Overflow};
 use groundedness_engine::label_words::{self, AtomContext};
+use groundedness_engine::vocabulary::DerivedOperation;
 use groundedness_engine::{pyunicode, units};
 use pyo3::exceptions::{PyOverflowError, PyValueError};
 use pyo3::prelude::*;
@@ -92,6 +94,25 @@ type ContextReading = (
     bool,
 );
 
+/// The `AtomContext` the Python engine builds from these code-point offsets.
+fn context<'t>(
+    text: &'t str,
+    (start, end): (usize, usize),
+    sentence: (usize, usize),
+    neighbours: (usize, usize),
+    previous: Option<(usize, usize)>,
+) -> AtomContext<'t> {
+    let at = |offset| byte_offset(text, offset);
+    let span = |(low, high): (usize, usize)| (at(low), at(high));
+    AtomContext::new(
+        text,
+        span((start, end)),
+        span(sentence),
+        span(neighbours),
+        previous.map(span),
+    )
+}
+
 /// Every reading of an `AtomContext`: sentence_text, beyond_window, previous_text,
 /// previous_question, words, window_text(True), window_text(False), states_decrease, names_decrease.
 #[pyfunction]
@@ -104,15 +125,7 @@ fn atom_context(
     neighbours: (usize, usize),
     previous: Option<(usize, usize)>,
 ) -> ContextReading {
-    let at = |offset| byte_offset(text, offset);
-    let span = |(low, high): (usize, usize)| (at(low), at(high));
-    let context = AtomContext::new(
-        text,
-        (at(start), at(end)),
-        span(sentence),
-        span(neighbours),
-        previous.map(span),
-    );
+    let context = context(text, (start, end), sentence, neighbours, previous);
     let owned = |(before, after): (&str, &str)| (before.to_owned(), after.to_owned());
     (
         context.sentence_text().to_owned(),
@@ -221,6 +234,65 @@ fn digit_relation(digits: &str, exponent: i32, other: f64) -> PyResult<Option<&'
     Ok(digits::relation(&answer, other).map(|reason| reason.as_str()))
 }
 
+fn names(operations: Operations) -> HashSet<&'static str> {
+    operations
+        .into_iter()
+        .map(DerivedOperation::as_str)
+        .collect()
+}
+
+#[pyfunction]
+fn operations_in(text: &str, percent: bool) -> HashSet<&'static str> {
+    names(derivation_cues::operations_in(text, percent))
+}
+
+#[pyfunction]
+fn is_change_word(word: &str) -> bool {
+    derivation_cues::is_change_word(word)
+}
+
+#[pyfunction]
+#[pyo3(signature = (text, start, end, sentence, neighbours, previous, percent))]
+fn cued_operations(
+    text: &str,
+    start: usize,
+    end: usize,
+    sentence: (usize, usize),
+    neighbours: (usize, usize),
+    previous: Option<(usize, usize)>,
+    percent: bool,
+) -> HashSet<&'static str> {
+    let around = context(text, (start, end), sentence, neighbours, previous);
+    names(derivation_cues::cued_operations(&around, percent))
+}
+
+#[pyfunction]
+#[allow(clippy::too_many_arguments)] // an AtomContext's parts, as plain Python data
+#[pyo3(signature = (operations, text, start, end, sentence, neighbours, previous, percent))]
+fn table_operations(
+    operations: Vec<String>,
+    text: &str,
+    start: usize,
+    end: usize,
+    sentence: (usize, usize),
+    neighbours: (usize, usize),
+    previous: Option<(usize, usize)>,
+    percent: bool,
+) -> PyResult<HashSet<&'static str>> {
+    let operations = operations
+        .iter()
+        .map(|name| {
+            DerivedOperation::parse(name).ok_or_else(|| PyValueError::new_err(name.clone()))
+        })
+        .collect::<PyResult<Operations>>()?;
+    let around = context(text, (start, end), sentence, neighbours, previous);
+    Ok(names(derivation_cues::table_operations(
+        &operations,
+        &around,
+        percent,
+    )))
+}
+
 pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(unicode_classes, module)?)?;
     module.add_function(wrap_pyfunction!(unicode_lower, module)?)?;
@@ -239,5 +311,9 @@ pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(value_of, module)?)?;
     module.add_function(wrap_pyfunction!(half_unit, module)?)?;
     module.add_function(wrap_pyfunction!(digit_relation, module)?)?;
+    module.add_function(wrap_pyfunction!(operations_in, module)?)?;
+    module.add_function(wrap_pyfunction!(is_change_word, module)?)?;
+    module.add_function(wrap_pyfunction!(cued_operations, module)?)?;
+    module.add_function(wrap_pyfunction!(table_operations, module)?)?;
     Ok(())
 }
