@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from otel_groundedness import _native
-from otel_groundedness.scoring import derivation_cues, digits, label_words, units
+from otel_groundedness.scoring import derivation_cues, digits, label_words, tables, units
 
 ROOT = Path(__file__).resolve().parents[2]
 DEVSET_FILES = (
@@ -101,7 +101,7 @@ def _outcome(call: Callable[[], Any]) -> Any:
     """A call's value, or the type of the error it raised (the port raises the same)."""
     try:
         return call()
-    except (OverflowError, ValueError) as error:
+    except (OverflowError, ValueError, KeyError) as error:
         return type(error).__name__
 
 
@@ -223,6 +223,48 @@ def check_cues(
                 _native.table_operations(sorted(operations), *args, percent),
             )
         )
+    return mismatch
+
+
+def check_table_text(text: str) -> str | None:
+    """The readings of one cell, caption or label: figure, header text, scale note, tokens,
+    acronyms, total."""
+    return (
+        _differs("figure", (text,), tables.figure(text), _native.table_figure(text))
+        or _differs("_is_header_text", (text,), tables._is_header_text(text), _native.is_header_text(text))
+        or _differs(
+            "scale_note",
+            (text,),
+            _outcome(lambda: tables.scale_note(text)),
+            _outcome(lambda: _native.scale_note(text)),
+        )
+        or _differs("tokens", (text,), set(tables.tokens(text)), _native.table_tokens(text))
+        or _differs("acronyms", (text,), set(tables.acronyms(text)), _native.acronyms(text))
+        or _differs("_total", (text,), tables._total(text), _native.is_total(text))
+    )
+
+
+def check_table_row(cells: list[str], width: int) -> str | None:
+    """A row's header span and label (its cells stripped, as ``make_table`` reads them)."""
+    texts = [cell.strip() for cell in cells]
+    return _differs(
+        "_spanned", (texts, width), tables._spanned(texts, width), _native.spanned(texts, width)
+    ) or _differs("_label", (texts,), tables._label(texts), _native.row_label(texts))
+
+
+def check_table_lines(text: str) -> str | None:
+    """Table readings over a whole text (a caption, question or answer), each of its lines, and
+    the cells and rows of each line split at pipes, tabs and commas."""
+    mismatch = check_table_text(text)
+    for line in text.splitlines():
+        mismatch = mismatch or check_table_text(line)
+        for delimiter in "|\t,":
+            cells = line.split(delimiter)
+            mismatch = mismatch or check_table_row(cells, len(cells) + 1)
+            for cell in cells:
+                mismatch = mismatch or check_table_text(cell)
+        if mismatch:
+            break
     return mismatch
 
 
@@ -405,9 +447,30 @@ def related_number(rng: random.Random, value: float) -> float:
         return value
 
 
+CELL_PIECES = (
+    "(", ")", "-", "−", "–", "$", "US$", "USD", "usd", "€", "£", "¥", "CHF", "1,234", "1,23", "12,345,678",
+    "12.5", ".5", "5.", "0", "7", "%", " ", "  ", "\u00a0", "\x1f", "*", "**", "†", "‡", "(1)", "[a]", "(A)",
+    "(ſ)", "[K]", "FY", "fy'", "FY24", "cy", "Q3", "q5", "2024", "1999", "20٢٤", "١٢٣", "１２", "'", "n/a",
+    "N/A", "nm", "n.m.", "—", "in", "In ", "millions", "MİLLİONS", "thouſands", "bn", "mn", "m", "k", "K",
+    "(in thousands, except per share)", "(In millions)", "('000)", "(000s)", "$000s", "€m", "USD bn",
+    "in € millions", "(CHF millions)", "Week 18", "wk 3", "wK 4", "H1", "h 2", "day 12", "month 123",
+    "Period 7", "2025-02", "2024-13", "12024-01", "Feb", "Sept", "may", "total", "Total ", "İ", "_",
+    "x", "Revenue", "average revenue per account", "a", "b", ".", ",", "\n",
+)  # fmt: skip
+
+
+def random_cell(rng: random.Random, max_pieces: int = 6) -> str:
+    return "".join(rng.choice(CELL_PIECES) for _ in range(rng.randint(0, max_pieces)))
+
+
 def random_case(rng: random.Random) -> str | None:
     """One random case of one check family."""
-    family = rng.randrange(10)
+    family = rng.randrange(12)
+    if family == 10:
+        return check_table_text(random_cell(rng))
+    if family == 11:
+        cells = [random_cell(rng, 3) for _ in range(rng.randint(0, 6))]
+        return check_table_row(cells, rng.randint(0, 8))
     if family == 5:
         key = "".join(rng.choice(KEY_PARTS) for _ in range(rng.randint(0, 5)))
         return check_units(key, random_number(rng), rng.choice(UNITS), rng.choice(UNITS))

@@ -9,6 +9,7 @@ pub mod digits;
 pub mod label_words;
 pub mod offsets;
 pub mod pyunicode;
+pub mod tables;
 pub mod units;
 pub mod vocabulary;
 

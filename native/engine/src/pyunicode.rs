@@ -53,6 +53,46 @@ pub fn is_digit(c: char) -> bool {
     within(DIGIT, c)
 }
 
+/// The value of a decimal digit of any script (what `int()` and `float()` read it as).
+pub fn digit_value(c: char) -> Option<u32> {
+    if c.is_ascii_digit() {
+        return c.to_digit(10);
+    }
+    let cp = u32::from(c);
+    let index = DIGIT.partition_point(|&(first, _)| first <= cp);
+    let &(first, last) = DIGIT.get(index.checked_sub(1)?)?;
+    // Decimal digits come in runs of ten from 0 (a Unicode stability guarantee); runs may abut.
+    (cp <= last).then_some((cp - first) % 10)
+}
+
+/// `c` equals the ASCII letter or digit `literal` under `re.IGNORECASE`: its other case, and the
+/// characters `re` folds onto it (`İ` and `ı` onto `i`, `ſ` onto `s`, the Kelvin sign onto `k`).
+pub fn ignorecase_eq(c: char, literal: u8) -> bool {
+    let literal = literal.to_ascii_lowercase();
+    c.to_ascii_lowercase() == char::from(literal)
+        || matches!(
+            (literal, c),
+            (b'i', '\u{130}' | '\u{131}') | (b's', '\u{17f}') | (b'k', '\u{212a}')
+        )
+}
+
+/// The byte offset after `literal` at byte `at` of `text` under `re.IGNORECASE` (its non-ASCII
+/// characters, currency signs, match only themselves).
+pub fn ignorecase_prefix(text: &str, at: usize, literal: &str) -> Option<usize> {
+    let mut chars = text.get(at..)?.char_indices();
+    for expected in literal.chars() {
+        let (_, c) = chars.next()?;
+        let same = match u8::try_from(expected) {
+            Ok(ascii) if ascii.is_ascii() => ignorecase_eq(c, ascii),
+            _ => c == expected,
+        };
+        if !same {
+            return None;
+        }
+    }
+    Some(chars.next().map_or(text.len(), |(offset, _)| at + offset))
+}
+
 /// `re`'s `\s`, which is `str.isspace()` (what `strip()` and `split()` remove).
 pub fn is_space(c: char) -> bool {
     within(SPACE, c)

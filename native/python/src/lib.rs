@@ -5,6 +5,7 @@ use groundedness_engine::vocabulary::{
 };
 use pyo3::prelude::*;
 
+mod tables;
 mod words;
 
 /// The native engine's version (the crate's).
@@ -41,5 +42,6 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(engine_version, module)?)?;
     module.add_function(wrap_pyfunction!(vocabularies, module)?)?;
     words::register(module)?;
+    tables::register(module)?;
     Ok(())
 }

@@ -41,6 +41,21 @@ fn unicode_classes(text: &str) -> Vec<u8> {
         .collect()
 }
 
+/// Per character of `text`: its decimal value as `int()` reads it, None for no decimal digit.
+#[pyfunction]
+fn unicode_digit_values(text: &str) -> Vec<Option<u32>> {
+    text.chars().map(pyunicode::digit_value).collect()
+}
+
+/// Per character of `text`: whether it matches the ASCII `literal` under `re.IGNORECASE`.
+#[pyfunction]
+fn unicode_ignorecase(text: &str, literal: char) -> Vec<bool> {
+    let literal = u8::try_from(literal).unwrap_or(0);
+    text.chars()
+        .map(|c| pyunicode::ignorecase_eq(c, literal))
+        .collect()
+}
+
 #[pyfunction]
 fn unicode_lower(text: &str) -> String {
     pyunicode::lower(text)
@@ -296,6 +311,8 @@ fn table_operations(
 pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(unicode_classes, module)?)?;
     module.add_function(wrap_pyfunction!(unicode_lower, module)?)?;
+    module.add_function(wrap_pyfunction!(unicode_digit_values, module)?)?;
+    module.add_function(wrap_pyfunction!(unicode_ignorecase, module)?)?;
     module.add_function(wrap_pyfunction!(words, module)?)?;
     module.add_function(wrap_pyfunction!(singular, module)?)?;
     module.add_function(wrap_pyfunction!(window_words, module)?)?;
