@@ -3,6 +3,7 @@ cells, captions and labels (`scoring/tables.py`) on every dev-set text and on ge
 
 from __future__ import annotations
 
+import random
 import re
 import sys
 import unicodedata
@@ -72,3 +73,40 @@ def test_row_spans_and_labels(cells: list[str], width: int) -> None:
 @given(st.lists(st.sampled_from(cases.PIECES) | cell, max_size=30).map("".join))
 def test_question_tokens_and_acronyms(text: str) -> None:
     _assert_agree(cases.check_table_text(text))
+
+
+# ------------------------------------------------------------------------------ text tables
+
+
+def test_tables_of_every_devset_text() -> None:
+    for text in cases.devset()["texts"]:
+        _assert_agree(cases.check_text_tables(text))
+
+
+@FUZZ
+@given(st.integers(0, 2**32))
+def test_tables_of_fragments(seed: int) -> None:
+    rng = random.Random(seed)
+    _assert_agree(cases.check_text_tables(cases.random_table_text(rng)))
+    _assert_agree(cases.check_text_tables(cases.random_grid_text(rng)))
+
+
+@FUZZ
+@given(st.lists(st.sampled_from(cases.TABLE_PIECES) | any_cell, max_size=30).map("".join))
+def test_tables_of_any_text(text: str) -> None:
+    _assert_agree(cases.check_text_tables(text))
+
+
+def test_tables_at_their_caps() -> None:
+    block = "Revenue (In millions)\n| Item | 2024 |\n|---|---|\n| Sales | 1 |\n\n"
+    html_cell = "<td>&#" + "1" * 4301 + ";</td>"
+    for text in (
+        block * 70,  # more tables than MAX_TABLES
+        "a,b,c\n" + "1,2,3\n" * 1500,  # more cells than MAX_TABLE_CELLS
+        "<table><tr><td>a</td><td>b</td></tr><tr><td>1</td><td>2</td></tr>" + "x" * 200_000 + "</table>",
+        "<table><tr><td>a</td><td>b</td></tr><tr><td>1</td><td>2</td></tr></table>" * 70,
+        "<table>" * 1000 + "<tr><td>1</td></tr><tr><td>2</td></tr></table>",
+        f"<table><tr>{html_cell}</tr><tr><td>2</td></tr></table>",  # int() refuses 4301 digits
+        '"a ""quoted"" é field",b\n"1,234",2\n',
+    ):
+        _assert_agree(cases.check_text_tables(text))

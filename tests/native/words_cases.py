@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from otel_groundedness import _native
-from otel_groundedness.scoring import derivation_cues, digits, label_words, tables, units
+from otel_groundedness.scoring import derivation_cues, digits, label_words, table_text, tables, units
 
 ROOT = Path(__file__).resolve().parents[2]
 DEVSET_FILES = (
@@ -268,6 +268,20 @@ def check_table_lines(text: str) -> str | None:
     return mismatch
 
 
+def check_text_tables(text: str) -> str | None:
+    """may_hold_table, and every table text_tables reads: cells (text, start, end) and caption."""
+
+    def python() -> list[tuple[list[list[tuple[str, int | None, int | None]]], str]]:
+        found = table_text.text_tables(text, ("evidence",))
+        return [
+            ([[(c.text, c.start, c.end) for c in row] for row in grid], caption) for grid, caption in found
+        ]
+
+    return _differs(
+        "may_hold_table", (text,), table_text.may_hold_table(text), _native.may_hold_table(text)
+    ) or _differs("text_tables", (text,), _outcome(python), _outcome(lambda: _native.text_tables(text)))
+
+
 # ----------------------------------------------------------------------------- atoms of a text
 
 
@@ -463,9 +477,52 @@ def random_cell(rng: random.Random, max_pieces: int = 6) -> str:
     return "".join(rng.choice(CELL_PIECES) for _ in range(rng.randint(0, max_pieces)))
 
 
+TABLE_PIECES = (
+    "|", " | ", "||", "|---|", "| --- | :---: |", "|:--|", "-|-", "---", " :-- ", "\t", "\t\t", ",",
+    ", ", '"', '""', '"a,b"', '"1,234"', '"x""y"', "\n", "\r\n", "\n\n", "  ", "<table>",
+    "<TABLE border=1>", "<table", "</table>", "</TABLE>", "<tr>", "<TR class=x>", "</tr>", "<td>",
+    "<TD>", "<th>", "<th colspan=3>", "<td colspan='2'>", '<td COLſPAN = "١٢">', "</td>", "</th>",
+    "<thead>", "<tbody>", "<caption>", "<caption>(In millions)</caption>", "</caption>", "<b>", "</b>",
+    "<br/>", "<", ">", "&amp;", "&nbsp;", "&lt", "&#8212;", "&#x2014;", "&#0;", "&#128;", "&#xD800;",
+    "&notit;", "&ampx", "&", "\u00a0",
+)  # fmt: skip
+
+
+def random_table_text(rng: random.Random) -> str:
+    """A fragment of markdown, CSV, TSV or HTML tables with cells from ``CELL_PIECES``."""
+    pieces = []
+    for _ in range(rng.randint(0, 40)):
+        pool = TABLE_PIECES if rng.random() < 0.5 else CELL_PIECES
+        pieces.append(rng.choice(pool))
+    return "".join(pieces)
+
+
+def random_grid_text(rng: random.Random) -> str:
+    """A well-formed table of one form, ragged rows and all, with a caption above it."""
+    rows = [[random_cell(rng, 3) for _ in range(rng.randint(1, 5))] for _ in range(rng.randint(1, 6))]
+    caption = random_cell(rng, 3) + rng.choice(("\n", "\n\n", ""))
+    form = rng.choice(("markdown", "csv", "tsv", "html"))
+    if form == "html":
+        cell = rng.choice(("<td>{}</td>", "<td>{}", "<th>{}</th>", "<td colspan=2>{}</td>"))
+        body = "".join(
+            "<tr>" + "".join(cell.format(c) for c in row) + rng.choice(("</tr>", "")) for row in rows
+        )
+        return caption + "<table>" + body + rng.choice(("</table>", "")) + random_cell(rng, 2)
+    delimiter = {"markdown": " | ", "csv": ",", "tsv": "\t"}[form]
+    lines = [delimiter.join(row) for row in rows]
+    if form == "markdown":
+        lines = ["| " + line + " |" for line in lines]
+        lines.insert(min(1, len(lines)), "|---|---|")
+    return caption + rng.choice(("\n", "\r\n")).join(lines)
+
+
 def random_case(rng: random.Random) -> str | None:
     """One random case of one check family."""
-    family = rng.randrange(12)
+    family = rng.randrange(14)
+    if family == 12:
+        return check_text_tables(random_table_text(rng))
+    if family == 13:
+        return check_text_tables(random_grid_text(rng))
     if family == 10:
         return check_table_text(random_cell(rng))
     if family == 11:

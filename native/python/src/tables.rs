@@ -3,8 +3,9 @@
 
 use std::collections::HashSet;
 
-use groundedness_engine::tables;
-use pyo3::exceptions::PyKeyError;
+use groundedness_engine::offsets::CharOffsets;
+use groundedness_engine::{table_text, tables};
+use pyo3::exceptions::{PyKeyError, PyValueError};
 use pyo3::prelude::*;
 
 #[pyfunction]
@@ -50,6 +51,35 @@ fn is_total(label: &str) -> bool {
     tables::total(label)
 }
 
+#[pyfunction]
+fn may_hold_table(text: &str) -> bool {
+    table_text::may_hold_table(text)
+}
+
+type PyCell = (String, usize, usize);
+
+/// Every table in `text`: (rows of (cell text, start, end), caption), offsets in code points;
+/// `ValueError` where Python's `html.unescape` raises.
+#[pyfunction]
+fn text_tables(text: &str) -> PyResult<Vec<(Vec<Vec<PyCell>>, String)>> {
+    let found = table_text::text_tables(text).map_err(|_| {
+        PyValueError::new_err("Exceeds the limit (4300 digits) for integer string conversion")
+    })?;
+    let mut offsets = CharOffsets::new(text);
+    let tables = found.into_iter().map(|table| {
+        let rows = table.grid.into_iter().map(|row| {
+            row.into_iter()
+                .map(|cell| {
+                    let (start, end) = (offsets.of(cell.start), offsets.of(cell.end));
+                    (cell.text.into_owned(), start, end)
+                })
+                .collect()
+        });
+        (rows.collect(), table.caption.into_owned())
+    });
+    Ok(tables.collect())
+}
+
 pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(table_figure, module)?)?;
     module.add_function(wrap_pyfunction!(scale_note, module)?)?;
@@ -59,5 +89,7 @@ pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(spanned, module)?)?;
     module.add_function(wrap_pyfunction!(row_label, module)?)?;
     module.add_function(wrap_pyfunction!(is_total, module)?)?;
+    module.add_function(wrap_pyfunction!(may_hold_table, module)?)?;
+    module.add_function(wrap_pyfunction!(text_tables, module)?)?;
     Ok(())
 }
