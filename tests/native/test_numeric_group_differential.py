@@ -37,7 +37,7 @@ def queries(draw: st.DrawFn) -> tuple[Any, ...]:
     of = mantissa(draw(VALUE.filter(bool)))
     assert of is not None
     windows = variant_windows(of)
-    runs = [([float(center) for center in centers], unit, reach) for centers, unit, reach in windows.runs]
+    runs = [(list(centers), unit, reach) for centers, unit, reach in windows.runs]
     return (
         "windows",
         runs,
@@ -89,7 +89,7 @@ def test_windows_find_one_digit_slips_among_dense_values() -> None:
     of = mantissa(12345.0)
     assert of is not None
     windows = variant_windows(of)
-    runs = [([float(c) for c in centers], unit, reach) for centers, unit, reach in windows.runs]
+    runs = [(list(centers), unit, reach) for centers, unit, reach in windows.runs]
     asked = [("windows", runs, list(windows.firsts), list(windows.lasts), False, 50)]
     native = _native.numeric_group_queries(values, asked, 10_000)  # type: ignore[arg-type]
     assert native == _python(values, asked, 10_000)

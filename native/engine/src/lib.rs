@@ -6,13 +6,21 @@
 
 pub mod budget;
 pub mod date_index;
+pub mod derivation_cues;
 pub mod derivation_search;
+pub mod digits;
 pub mod fsum;
 pub mod identifier_index;
+pub mod label_words;
 pub mod numeric_group;
 pub mod offsets;
 pub mod policy;
+pub mod pyhtml;
+pub mod pyunicode;
 pub mod rules;
+pub mod table_text;
+pub mod tables;
+pub mod units;
 pub mod vocabulary;
 
 /// The engine's version, reported by `otel_groundedness._native.engine_version()`.

@@ -6,27 +6,12 @@
 use std::cmp::Ordering;
 
 use crate::budget::{WorkBudget, CANDIDATE, PROBE};
+use crate::digits::VariantWindows;
 
 /// Values a range query yields at most: evidence repeating one value costs O(1).
 pub const PER_RANGE: usize = 32;
 /// Values one digit-variant window yields at most.
 pub const PER_WINDOW: usize = 8;
-
-/// A run of windows: centers (in `unit`s) and the reach around each.
-#[derive(Debug, Clone)]
-pub struct WindowRun {
-    pub centers: Vec<f64>,
-    pub unit: f64,
-    pub reach: f64,
-}
-
-/// Runs of windows and the span `[firsts[i], lasts[i]]` holding every window of run `i`.
-#[derive(Debug, Clone)]
-pub struct VariantWindows {
-    pub runs: Vec<WindowRun>,
-    pub firsts: Vec<f64>,
-    pub lasts: Vec<f64>,
-}
 
 #[derive(Debug, Clone)]
 pub struct NumericGroup {
@@ -211,12 +196,14 @@ impl InWindows<'_> {
         let Some(run) = self.windows.runs.get(index) else {
             return Vec::new();
         };
-        self.budget.left -= PROBE * run.centers.len() as i64;
+        let centers = run.centers.values();
+        self.budget.left -= PROBE * centers.len() as i64;
         let fenced = &self.group.fenced;
-        run.centers
+        centers
             .iter()
             .filter_map(|center| {
-                let at = center * run.unit;
+                // Python multiplies the int centre as a float (correctly rounded, as `as` is).
+                let at = *center as f64 * run.unit;
                 let (low, high) = if self.negative {
                     (-(at + run.reach), -(at - run.reach))
                 } else {
@@ -277,6 +264,7 @@ impl Iterator for InWindows<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::digits::{Centers, WindowRun};
 
     #[test]
     fn within_yields_a_bounded_run_and_charges_what_it_reads() {
@@ -301,7 +289,7 @@ mod tests {
         let group = NumericGroup::new(&[12.0, 21.0, 120.0, 400.0]);
         let windows = VariantWindows {
             runs: vec![WindowRun {
-                centers: vec![12.0, 21.0, 30.0],
+                centers: Centers::List(vec![12, 21, 30]),
                 unit: 1.0,
                 reach: 0.5,
             }],

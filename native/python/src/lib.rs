@@ -12,6 +12,8 @@ mod identifiers;
 mod numeric_group;
 mod policy;
 mod rules;
+mod tables;
+mod words;
 
 /// The native engine's version (the crate's).
 #[pyfunction]
@@ -54,5 +56,7 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     numeric_group::register(module)?;
     policy::register(module)?;
     rules::register(module)?;
+    tables::register(module)?;
+    words::register(module)?;
     Ok(())
 }

@@ -3,7 +3,8 @@
 //! as the caller reads them, and the budget left after it.
 
 use groundedness_engine::budget::WorkBudget;
-use groundedness_engine::numeric_group::{NumericGroup, VariantWindows, WindowRun};
+use groundedness_engine::digits::{Centers, VariantWindows, WindowRun};
+use groundedness_engine::numeric_group::NumericGroup;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
@@ -16,7 +17,7 @@ enum Query {
     Count(String, f64, f64),
     Windows(
         String,
-        Vec<(Vec<f64>, f64, f64)>,
+        Vec<(Vec<i64>, f64, f64)>,
         Vec<f64>,
         Vec<f64>,
         bool,
@@ -52,7 +53,7 @@ fn numeric_group_queries(
                     runs: runs
                         .into_iter()
                         .map(|(centers, unit, reach)| WindowRun {
-                            centers,
+                            centers: Centers::List(centers),
                             unit,
                             reach,
                         })
