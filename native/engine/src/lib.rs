@@ -4,7 +4,14 @@
 //! Offsets: the engine works on UTF-8 `&str` and byte offsets; the binding converts every offset
 //! it returns to code points, the unit of Python's `str` and of the reports.
 
+pub mod corpus;
+pub mod float_repr;
+pub mod json_text;
+pub mod keyed;
 pub mod offsets;
+pub mod paths;
+pub mod pytext;
+pub mod value;
 pub mod vocabulary;
 
 /// The engine's version, reported by `otel_groundedness._native.engine_version()`.
