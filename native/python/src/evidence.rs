@@ -24,7 +24,7 @@ pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
 }
 
 /// `corpus.collect(items, prompt, max_evidence_bytes, every_string=...)` in plain data:
-/// `(fragments, scalar_values, scalar_rows, has_tool_evidence, reasons, arrays)` with
+/// `(fragments, scalar_values, scalar_rows, has_tool_evidence, reasons (sorted), arrays)` with
 /// fragment = (source, path, labels, text, siblings), row = (source, path, labels, (literal type,
 /// literal text), currency, siblings, start, end), array = (source, path, rows, siblings),
 /// source = (index, source_id, kind, name), siblings = None or (ordinal of first appearance, keys).
@@ -37,34 +37,63 @@ fn collect<'py>(
     max_evidence_bytes: i64,
     every_string: bool,
 ) -> PyResult<Bound<'py, PyTuple>> {
+    let mut converter = Converter::new(py, max_evidence_bytes)?;
+    let evidence = converter.evidence(items, prompt)?;
     let settings = Settings {
         max_bytes: max_evidence_bytes,
         every_string,
-        json_nesting_at_walk: json_nesting_at_walk(py)?,
+        json_nesting_at_walk: json_nesting_at_walk(py, converter.deepest)?,
         max_int_digits: py
             .import("sys")?
             .call_method0("get_int_max_str_digits")?
             .extract()?,
     };
-    let evidence = Converter::new(py, max_evidence_bytes)?.evidence(items, prompt)?;
     let corpus = py.detach(move || corpus::collect(evidence, settings));
     plain(py, &corpus)
 }
 
-/// How deeply a JSON document may nest when `_document` is called from `walk`'s frame: Python
-/// 3.11's `json.loads` raises `RecursionError` when the frames on the stack plus the open
-/// containers reach the recursion limit. The caller's frames are counted; `collect`, `walk` and
-/// `json`'s own calls (`loads`, `decode`, `raw_decode`, the scanner) take six more.
-fn json_nesting_at_walk(py: Python<'_>) -> PyResult<i64> {
-    let sys = py.import("sys")?;
-    let limit: i64 = sys.call_method0("getrecursionlimit")?.extract()?;
-    let mut frames = 0i64;
-    let mut frame = Some(sys.call_method1("_getframe", (0,))?);
-    while let Some(current) = frame {
-        frames += 1;
-        frame = Some(current.getattr("f_back")?).filter(|back| !back.is_none());
+/// How deeply a JSON document may nest when `_document` is called from `walk`'s frame. Python
+/// 3.11's `json.loads` raises `RecursionError` when the recursion depth (Python frames, plus each
+/// entry into the interpreter from C) plus its open containers reach the recursion limit, so it
+/// depends on the caller's stack. Measured exactly by recursing until `RecursionError` (tens of
+/// microseconds), only when some JSON-looking string nests deeply enough for it to matter.
+fn json_nesting_at_walk(py: Python<'_>, deepest: usize) -> PyResult<i64> {
+    if deepest < PROBED_NESTING {
+        return Ok(i64::MAX / 2);
     }
-    Ok(limit - frames - 6)
+    static PROBE: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+    let probe = PROBE.get_or_try_init(py, || -> PyResult<Py<PyAny>> {
+        let code = c"def headroom():\n    def down(n):\n        try:\n            return down(n + 1)\n        except RecursionError:\n            return n\n    return down(0)\n";
+        let module = PyModule::from_code(py, code, c"<otel_groundedness._native>", c"_native_probe")?;
+        Ok(module.getattr("headroom")?.unbind())
+    })?;
+    let headroom: i64 = probe.bind(py).call0()?.extract()?;
+    // `collect`, `walk` and json's own calls (`loads`, `decode`, `raw_decode`, the scanner) take
+    // what the probe's entry from C and its first frame do not. (CPython 3.11 also charges one
+    // level to a call of this function from a call site not yet specialized, its first few
+    // calls: there the limit is one level stricter than the Python walker's.)
+    Ok(headroom - JSON_FRAMES)
+}
+
+/// A JSON-looking string whose brackets nest at most this deep parses whatever the stack: the
+/// probe is skipped.
+const PROBED_NESTING: usize = 64;
+const JSON_FRAMES: i64 = 4;
+
+/// An upper bound of how deeply a JSON text nests: brackets counted as if none were in a string.
+fn nesting_bound(text: &[u8]) -> usize {
+    let (mut depth, mut deepest) = (0usize, 0usize);
+    for byte in text {
+        match byte {
+            b'[' | b'{' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    deepest
 }
 
 /// Python types the conversion tells apart beyond the built-in ones.
@@ -181,6 +210,8 @@ struct Converter<'py> {
     /// Bytes the walk will surely have charged by here: it stops reading when they pass the cap,
     /// so conversion stops there too (`Node::Cut`).
     budget: i64,
+    /// The deepest bracket nesting of any JSON-looking string (see `json_nesting_at_walk`).
+    deepest: usize,
 }
 
 fn too_large(_: TooLarge) -> PyErr {
@@ -206,11 +237,12 @@ impl<'py> Converter<'py> {
             arena: Arena::default(),
             types,
             budget: max_bytes,
+            deepest: 0,
         })
     }
 
     fn evidence(
-        mut self,
+        &mut self,
         items: &Bound<'py, PyAny>,
         prompt: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Evidence> {
@@ -252,7 +284,7 @@ impl<'py> Converter<'py> {
             });
         }
         Ok(Evidence {
-            arena: self.arena,
+            arena: std::mem::take(&mut self.arena),
             prompt: evidence_prompt,
             items: converted,
         })
@@ -438,6 +470,20 @@ impl<'py> Converter<'py> {
         self.arena.push_text(text).map_err(too_large)
     }
 
+    /// What the walk charges a string at least: one byte for a JSON-looking one (its parsed
+    /// content may cost less than its text, never less than that), else its stripped bytes.
+    fn string_charge(&mut self, text: &[u8]) -> i64 {
+        let head = text.get(..char_prefix(text, 64)).unwrap_or(text);
+        if matches!(head.get(lstrip(head)), Some(b'{' | b'[')) {
+            if self.deepest < PROBED_NESTING {
+                self.deepest = self.deepest.max(nesting_bound(text));
+            }
+            return 1;
+        }
+        let (start, end) = strip(text);
+        (end - start) as i64
+    }
+
     /// A mapping key: a `str` key's text, or `str()` of another key ("" when that raises).
     fn key(&mut self, key: &Bound<'py, PyAny>, depth: usize) -> PyResult<Node> {
         let (text, is_str) = if let Ok(key) = key.cast::<PyString>() {
@@ -471,7 +517,8 @@ impl<'py> Converter<'py> {
     ) -> PyResult<Converted<'py>> {
         if let Ok(text) = value.cast_exact::<PyString>() {
             let bytes = text_of(text)?;
-            self.charge(string_charge(&bytes), depth);
+            let charge = self.string_charge(&bytes);
+            self.charge(charge, depth);
             return Ok(Converted::Leaf(Node::Str(self.text(&bytes)?)));
         }
         if value.is_exact_instance_of::<PyInt>() {
@@ -518,7 +565,8 @@ impl<'py> Converter<'py> {
         }
         if value.is_instance_of::<PyString>() {
             let text = text_of(&value.str()?)?.into_owned();
-            self.charge(string_charge(&text), depth);
+            let charge = self.string_charge(&text);
+            self.charge(charge, depth);
             return Ok(Converted::Leaf(Node::StrSubclass(self.text(&text)?)));
         }
         if let Some(number) = self.finite_number(value)? {
@@ -572,16 +620,6 @@ impl<'py> Converter<'py> {
     }
 }
 
-/// What the walk charges a string at least: one byte for a JSON-looking one (its parsed content
-/// may cost less than its text, never less than that), else its stripped bytes.
-fn string_charge(text: &[u8]) -> i64 {
-    let head = text.get(..char_prefix(text, 64)).unwrap_or(text);
-    if matches!(head.get(lstrip(head)), Some(b'{' | b'[')) {
-        return 1;
-    }
-    let (start, end) = strip(text);
-    (end - start) as i64
-}
 
 fn is_exact_container(value: &Bound<'_, PyAny>) -> bool {
     value.is_exact_instance_of::<PyList>() || value.is_exact_instance_of::<PyDict>()
@@ -731,7 +769,8 @@ fn plain<'py>(py: Python<'py>, corpus: &Corpus) -> PyResult<Bound<'py, PyTuple>>
         );
         arrays.append(plain_array)?;
     }
-    let reasons: Vec<&str> = corpus.reasons.iter().map(|reason| reason.as_str()).collect();
+    let mut reasons: Vec<&str> = corpus.reasons.iter().map(|reason| reason.as_str()).collect();
+    reasons.sort_unstable(); // as the test sorts Python's set
     (
         fragments,
         corpus.scalar_values.clone(),
