@@ -27,7 +27,10 @@ from otel_groundedness.scoring.scorer import _items
 from tests.native.evidence_cases import PIECES, Broken, Digits, Number, Table, Text, difference
 
 TESTS = Path(__file__).parent.parent
-DEVSETS = sorted((TESTS / "data" / "devset").glob("*.jsonl")) + [TESTS / "scoring" / "devset" / "tables.jsonl"]
+DEVSETS = [
+    *sorted((TESTS / "data" / "devset").glob("*.jsonl")),
+    TESTS / "scoring" / "devset" / "tables.jsonl",
+]
 BENCH_SHAPES = Path("/work/shared/bench/bench_shapes.json")
 CAPS = (0, 1, 9, 300, 4096, 262_144, 1 << 22)
 
@@ -81,18 +84,60 @@ def hostile_cases() -> Iterator[Case]:
     yield "a 100 KB key", [{"k" * 100_000: 12, "total": 3}, {"é" * 50_000 + "\ud800": "7"}], None
     yield (
         "numbers at the edges",
-        [[math.nan, math.inf, -math.inf, -0.0, 0.0, 1e308, 5e-324, 10**308 - 1, 10**308, -(10**308), 10**400, 2**63, -(2**63) - 1]],
+        [
+            [
+                math.nan,
+                math.inf,
+                -math.inf,
+                -0.0,
+                0.0,
+                1e308,
+                5e-324,
+                10**308 - 1,
+                10**308,
+                -(10**308),
+                10**400,
+                2**63,
+                -(2**63) - 1,
+            ]
+        ],
         None,
     )
-    yield "numbers in JSON text", ["[NaN, Infinity, -Infinity, -0, -0.0, 1e400, 1E-400, 123456789012345678901234567890]"], None
+    yield (
+        "numbers in JSON text",
+        ["[NaN, Infinity, -Infinity, -0, -0.0, 1e400, 1E-400, 123456789012345678901234567890]"],
+        None,
+    )
     yield "a 4300-digit int in JSON text", ["[" + "7" * 4300 + "]", "[" + "7" * 4301 + "]"], None
     yield (
         "Python types",
         [
-            [decimal.Decimal("1.10"), decimal.Decimal("NaN"), decimal.Decimal("1E+400"), datetime.date(2026, 4, 15)],
+            [
+                decimal.Decimal("1.10"),
+                decimal.Decimal("NaN"),
+                decimal.Decimal("1E+400"),
+                datetime.date(2026, 4, 15),
+            ],
             [datetime.datetime(2026, 4, 15, 14, 5, tzinfo=datetime.UTC), datetime.time(7, 30), b"bytes 12"],
-            [(1, "2.50", (3,)), {1, 2}, frozenset({"a"}), Broken(), Digits(), Text("12"), Number(7), Number(10**400)],
-            {Broken(): "x 1", 5: "five 5", (1, 2): 3, None: 4, 2.5: "x", Text("currency"): "usd", "amount": 12},
+            [
+                (1, "2.50", (3,)),
+                {1, 2},
+                frozenset({"a"}),
+                Broken(),
+                Digits(),
+                Text("12"),
+                Number(7),
+                Number(10**400),
+            ],
+            {
+                Broken(): "x 1",
+                5: "five 5",
+                (1, 2): 3,
+                None: 4,
+                2.5: "x",
+                Text("currency"): "usd",
+                "amount": 12,
+            },
             Table(),
         ],
         None,
@@ -100,9 +145,15 @@ def hostile_cases() -> Iterator[Case]:
     nested_json = {"total": 12.5, "rows": [[1, 2], [3, 4]], "currency": "eur"}
     for levels in (1, 2, 3, 4, 5):
         yield f"JSON text {levels} levels down in strings", [_in_strings(nested_json, levels)], None
-    whole = json.dumps({"invoice": {"total": 1243500.0, "tax": "12.30", "lines": [{"amount": 1, "sku": "A-1"}] * 20}})
+    whole = json.dumps(
+        {"invoice": {"total": 1243500.0, "tax": "12.30", "lines": [{"amount": 1, "sku": "A-1"}] * 20}}
+    )
     yield "cut JSON documents", [whole[:cut] for cut in range(0, len(whole), 37)], None
-    yield "lone surrogates", ["\ud800 12 \udfff", '["\\ud800 7", "\\ud83d\\ude00 8"]', {"\udc00": "\ud800 9"}], None
+    yield (
+        "lone surrogates",
+        ["\ud800 12 \udfff", '["\\ud800 7", "\\ud83d\\ude00 8"]', {"\udc00": "\ud800 9"}],
+        None,
+    )
     yield (
         "Evidence objects",
         [
@@ -111,7 +162,7 @@ def hostile_cases() -> Iterator[Case]:
             Evidence('{"a": "12"}', source_id=None, kind="retrieval", name=None),
             "plain 7",
         ],
-        "Compare 2024 with 2025: {\"a\": 1}",
+        'Compare 2024 with 2025: {"a": 1}',
     )
     yield "only a prompt", [], "revenue in 2024 was $1,243,500"
     yield "only prompt-kind evidence", [Evidence("12", kind="user_prompt")], None
@@ -175,7 +226,11 @@ _values = st.recursive(
     _leaves,
     lambda children: st.one_of(
         st.lists(children, max_size=6),
-        st.dictionaries(st.one_of(st.sampled_from(("total", "currency", "name", "ccy", "")), st.text(max_size=8)), children, max_size=6),
+        st.dictionaries(
+            st.one_of(st.sampled_from(("total", "currency", "name", "ccy", "")), st.text(max_size=8)),
+            children,
+            max_size=6,
+        ),
         st.tuples(children, children),
     ),
     max_leaves=30,

@@ -116,6 +116,8 @@ pub struct Corpus {
     pub has_tool_evidence: bool,
     pub reasons: BTreeSet<TruncationReason>,
     pub arrays: Vec<ArrayRef>,
+    /// The walk reached a `Node::Raises`: Python's `collect` raises there (the binding re-raises).
+    pub raised: bool,
 }
 
 /// `corpus.collect`: walks the prompt (if any) and every item within `max_bytes`.
@@ -146,6 +148,9 @@ pub fn collect(evidence: Evidence, settings: Settings) -> Corpus {
     }
     let mut has_tool_evidence = false;
     for item in items {
+        if walker.corpus.raised {
+            break;
+        }
         let source = walker.corpus.sources.len();
         has_tool_evidence = has_tool_evidence || item.source.kind != b"user_prompt";
         walker.corpus.sources.push(item.source);
@@ -334,6 +339,10 @@ impl Walker {
                 self.text(span, path, siblings);
             }
             Node::Opaque => {}
+            Node::Raises => {
+                self.corpus.raised = true;
+                self.stack.clear();
+            }
             Node::Cut { .. } => self.cut(), // never reached with budget left (see the binding)
         }
     }
@@ -731,4 +740,148 @@ pub fn currency_of(arena: &Arena, mapping: NodeId) -> Option<[u8; 3]> {
             _ => None,
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SETTINGS: Settings = Settings {
+        max_bytes: 262_144,
+        every_string: false,
+        json_nesting_at_walk: 990,
+        max_int_digits: 4300,
+    };
+
+    /// Evidence of items given as JSON values (parsed into the arena, as the binding would convert
+    /// the same Python values).
+    fn evidence(items: &[&str]) -> Evidence {
+        let mut arena = Arena::default();
+        let mut converted = Vec::new();
+        for (index, item) in items.iter().enumerate() {
+            let span = arena.push_text(item.as_bytes()).unwrap_or_default();
+            let limits = Limits {
+                max_nesting: i64::MAX,
+                max_int_digits: 0,
+            };
+            let content = json_text::parse(&mut arena, span, limits).unwrap_or_default();
+            let source = Source {
+                index: Some(index),
+                source_id: None,
+                kind: b"tool_result".to_vec(),
+                name: None,
+            };
+            converted.push(Item {
+                source,
+                content,
+                empty: false,
+            });
+        }
+        Evidence {
+            arena,
+            prompt: None,
+            items: converted,
+        }
+    }
+
+    fn walk(items: &[&str], max_bytes: i64) -> Corpus {
+        collect(
+            evidence(items),
+            Settings {
+                max_bytes,
+                ..SETTINGS
+            },
+        )
+    }
+
+    fn texts(corpus: &Corpus) -> Vec<String> {
+        let arena = &corpus.arena;
+        corpus
+            .fragments
+            .iter()
+            .map(|fragment| String::from_utf8_lossy(arena.bytes(fragment.text)).into_owned())
+            .collect()
+    }
+
+    fn reasons(corpus: &Corpus) -> Vec<&'static str> {
+        corpus
+            .reasons
+            .iter()
+            .map(|reason| reason.as_str())
+            .collect()
+    }
+
+    #[test]
+    fn reads_documents_and_scalars_in_order() {
+        let corpus = walk(
+            &[
+                r#"{"invoice": {"total": 1243500.5, "currency": "usd", "lines": "[1, \"2.50\"]", "ref": "INV-7"}}"#,
+            ],
+            SETTINGS.max_bytes,
+        );
+        assert_eq!(corpus.scalar_values, vec![1243500.5, 1.0, 2.5]);
+        assert_eq!(corpus.scalar_rows[0].currency, Some(*b"USD"));
+        assert_eq!(texts(&corpus), vec!["INV-7"]);
+        let path = corpus
+            .paths
+            .render(corpus.scalar_rows[2].path, &corpus.arena);
+        assert_eq!(path.as_deref(), Some(&b"$.invoice.lines[1]"[..]));
+        assert!(corpus.reasons.is_empty() && corpus.has_tool_evidence);
+    }
+
+    #[test]
+    fn the_byte_cap_cuts_the_walk() {
+        let nulls = format!("[{}null]", "null,".repeat(10_000));
+        let corpus = walk(&[&nulls, "[\"after 1\"]"], 100);
+        assert_eq!(reasons(&corpus), vec!["max_evidence_bytes"]);
+        assert!(corpus.fragments.is_empty());
+        // A string crossing the cap is cut at it.
+        let corpus = walk(
+            &["\"revenue 12345 and more text after it, well past the cap\""],
+            11,
+        );
+        assert_eq!(texts(&corpus), vec!["revenue 123"]);
+        assert_eq!(reasons(&corpus), vec!["max_evidence_bytes"]);
+    }
+
+    #[test]
+    fn deep_nesting_stops_at_max_depth() {
+        let levels = MAX_DEPTH + 5;
+        let deep = format!("{}\"12\"{}", "[".repeat(levels), "]".repeat(levels));
+        let corpus = walk(&[&deep], i64::MAX);
+        assert_eq!(reasons(&corpus), vec!["max_depth"]);
+        assert!(corpus.scalar_values.is_empty());
+    }
+
+    #[test]
+    fn json_in_strings_is_decoded_three_levels_deep() {
+        let mut text = r#"{"total": 12}"#.to_owned();
+        for _ in 0..3 {
+            let mut quoted = Vec::new();
+            crate::pytext::push_json_string(&mut quoted, text.as_bytes());
+            text = format!("[{}]", String::from_utf8(quoted).unwrap_or_default());
+        }
+        let corpus = walk(&[&text], i64::MAX);
+        assert!(corpus.reasons.is_empty());
+        assert_eq!(corpus.scalar_values, vec![12.0]);
+        let mut quoted = Vec::new();
+        crate::pytext::push_json_string(&mut quoted, text.as_bytes());
+        let corpus = walk(&[&String::from_utf8(quoted).unwrap_or_default()], i64::MAX);
+        assert_eq!(reasons(&corpus), vec!["json_too_deep"]);
+    }
+
+    #[test]
+    fn broken_documents_are_read_as_text_and_salvaged() {
+        let corpus = walk(
+            &[r#""{\"total\": 1243500.00, \"tax\": \"12.30\", \"cut""#],
+            i64::MAX,
+        );
+        assert_eq!(reasons(&corpus), vec!["unparseable_json"]);
+        assert_eq!(corpus.scalar_values, vec![1243500.0, 12.3]);
+        let path = corpus
+            .paths
+            .render(corpus.scalar_rows[1].path, &corpus.arena);
+        assert_eq!(path.as_deref(), Some(&b"$..tax"[..]));
+        assert!(corpus.scalar_rows[1].within.is_some());
+    }
 }

@@ -41,6 +41,9 @@ pub enum Node {
     Text(Span),
     /// An object whose `str()` raised: read as nothing.
     Opaque,
+    /// A value whose reading raised in Python (`float()` of a signaling NaN, a broken
+    /// `isoformat()`): the walk that reaches it stops there, as Python's raises out of `collect`.
+    Raises,
     /// A sequence; `exact` when its type is `list` (a table's rows must be).
     List {
         links: Span,

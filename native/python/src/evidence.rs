@@ -49,6 +49,11 @@ fn collect<'py>(
             .extract()?,
     };
     let corpus = py.detach(move || corpus::collect(evidence, settings));
+    if corpus.raised {
+        if let Some(error) = converter.raised.take() {
+            return Err(error);
+        }
+    }
     plain(py, &corpus)
 }
 
@@ -212,6 +217,8 @@ struct Converter<'py> {
     budget: i64,
     /// The deepest bracket nesting of any JSON-looking string (see `json_nesting_at_walk`).
     deepest: usize,
+    /// The first error reading a value raised (`Node::Raises`), re-raised if the walk reaches it.
+    raised: Option<PyErr>,
 }
 
 fn too_large(_: TooLarge) -> PyErr {
@@ -221,9 +228,7 @@ fn too_large(_: TooLarge) -> PyErr {
 impl<'py> Converter<'py> {
     fn new(py: Python<'py>, max_bytes: i64) -> PyResult<Self> {
         let types = Types {
-            mapping: MAPPING
-                .import(py, "collections.abc", "Mapping")?
-                .clone(),
+            mapping: MAPPING.import(py, "collections.abc", "Mapping")?.clone(),
             decimal: DECIMAL.import(py, "decimal", "Decimal")?.clone(),
             date: DATE.import(py, "datetime", "date")?.clone(),
             time: TIME.import(py, "datetime", "time")?.clone(),
@@ -238,6 +243,7 @@ impl<'py> Converter<'py> {
             types,
             budget: max_bytes,
             deepest: 0,
+            raised: None,
         })
     }
 
@@ -295,13 +301,14 @@ impl<'py> Converter<'py> {
     fn convert(&mut self, root: &Bound<'py, PyAny>) -> PyResult<NodeId> {
         let mut open: Vec<Open<'py>> = Vec::new();
         let mut scratch: Vec<NodeId> = Vec::new();
-        let mut pending: Option<(Bound<'py, PyAny>, Pending)> = Some((root.clone(), Pending::Value));
+        let mut pending: Option<(Bound<'py, PyAny>, Pending)> =
+            Some((root.clone(), Pending::Value));
         loop {
             if let Some((value, how)) = pending.take() {
                 let depth = open.len();
                 let converted = match how {
-                    Pending::Value => self.classify(&value, false, depth)?,
-                    Pending::MappingValue => self.classify(&value, true, depth)?,
+                    Pending::Value => self.classify_or_raise(&value, false, depth),
+                    Pending::MappingValue => self.classify_or_raise(&value, true, depth),
                     Pending::Tail => Converted::Leaf(self.tail_leaf(&value, depth)?),
                     Pending::Row => match self.classify_tail_row(&value)? {
                         Some(children) => Converted::Open(children, is_exact_container(&value)),
@@ -313,7 +320,11 @@ impl<'py> Converter<'py> {
                         scratch.push(self.arena.push(node).map_err(too_large)?);
                     }
                     Converted::Open(children, exact) => {
-                        let mode = if matches!(how, Pending::Row) { Mode::Shallow } else { Mode::Full };
+                        let mode = if matches!(how, Pending::Row) {
+                            Mode::Shallow
+                        } else {
+                            Mode::Full
+                        };
                         open.push(Open {
                             children,
                             exact,
@@ -328,9 +339,9 @@ impl<'py> Converter<'py> {
             }
             let depth = open.len();
             let Some(top) = open.last_mut() else {
-                return scratch.pop().ok_or_else(|| {
-                    PyOverflowError::new_err("evidence conversion lost its root")
-                });
+                return scratch
+                    .pop()
+                    .ok_or_else(|| PyOverflowError::new_err("evidence conversion lost its root"));
             };
             let read = scratch.len() - top.first;
             let next = match top.mode {
@@ -452,9 +463,9 @@ impl<'py> Converter<'py> {
         if !(short_text || plain) {
             return Ok(Node::Cut { exact });
         }
-        match self.classify(value, true, depth)? {
-            Converted::Leaf(node) => Ok(node),
-            Converted::Open(..) => Ok(Node::Cut { exact }),
+        match self.classify(value, true, depth) {
+            Ok(Converted::Leaf(node)) => Ok(node),
+            Ok(Converted::Open(..)) | Err(_) => Ok(Node::Cut { exact }),
         }
     }
 
@@ -506,6 +517,23 @@ impl<'py> Converter<'py> {
         } else {
             Node::Text(span)
         })
+    }
+
+    /// `classify`, an error kept for the walk to raise if it reaches the value (as Python's
+    /// raises only then).
+    fn classify_or_raise(
+        &mut self,
+        value: &Bound<'py, PyAny>,
+        in_mapping: bool,
+        depth: usize,
+    ) -> Converted<'py> {
+        match self.classify(value, in_mapping, depth) {
+            Ok(converted) => converted,
+            Err(error) => {
+                self.raised.get_or_insert(error);
+                Converted::Leaf(Node::Raises)
+            }
+        }
     }
 
     /// One value, in `_Walker._value`'s order of checks.
@@ -620,7 +648,6 @@ impl<'py> Converter<'py> {
     }
 }
 
-
 fn is_exact_container(value: &Bound<'_, PyAny>) -> bool {
     value.is_exact_instance_of::<PyList>() || value.is_exact_instance_of::<PyDict>()
 }
@@ -677,7 +704,9 @@ fn plain<'py>(py: Python<'py>, corpus: &Corpus) -> PyResult<Bound<'py, PyTuple>>
             .entries(node)
             .map(|(key, _)| py_text(py, arena.key_text(key)))
             .collect::<PyResult<Vec<_>>>()?;
-        Ok((ordinal, PyTuple::new(py, keys)?).into_pyobject(py)?.into_any())
+        Ok((ordinal, PyTuple::new(py, keys)?)
+            .into_pyobject(py)?
+            .into_any())
     };
     let sources = corpus
         .sources
@@ -697,7 +726,12 @@ fn plain<'py>(py: Python<'py>, corpus: &Corpus) -> PyResult<Bound<'py, PyTuple>>
                 .into_any())
         })
         .collect::<PyResult<Vec<_>>>()?;
-    let source = |index: usize| sources.get(index).cloned().unwrap_or(py.None().into_bound(py));
+    let source = |index: usize| {
+        sources
+            .get(index)
+            .cloned()
+            .unwrap_or(py.None().into_bound(py))
+    };
     let path = |path| -> PyResult<Bound<'py, PyAny>> {
         match corpus.paths.render(path, arena) {
             Some(rendered) => py_text(py, &rendered),
@@ -769,7 +803,11 @@ fn plain<'py>(py: Python<'py>, corpus: &Corpus) -> PyResult<Bound<'py, PyTuple>>
         );
         arrays.append(plain_array)?;
     }
-    let mut reasons: Vec<&str> = corpus.reasons.iter().map(|reason| reason.as_str()).collect();
+    let mut reasons: Vec<&str> = corpus
+        .reasons
+        .iter()
+        .map(|reason| reason.as_str())
+        .collect();
     reasons.sort_unstable(); // as the test sorts Python's set
     (
         fragments,
