@@ -425,7 +425,7 @@ impl Walker {
                 }
                 self.remaining -= self.remaining.min(CONTAINER_COST);
                 let own = currency_of(&self.corpus.arena, child);
-                let child_path = self.child_path(frame.path, Key::Index(position));
+                let child_path = self.child_path(frame.path, Key::Index(index(position)));
                 let mut inner = 0;
                 if !self.mapping(child, &mut inner, child_path, own, frame.decodes, depth + 1) {
                     let under = self.stack.len().saturating_sub(1);
@@ -445,7 +445,7 @@ impl Walker {
                 }
                 continue;
             }
-            let child_path = self.child_path(frame.path, Key::Index(position));
+            let child_path = self.child_path(frame.path, Key::Index(index(position)));
             self.value(
                 child,
                 child_path,
@@ -669,6 +669,9 @@ impl Walker {
         }
         let arena = &mut self.corpus.arena;
         let mark = (arena.nodes.len(), arena.links.len(), arena.text.len());
+        // About one node per 8 bytes of a number-dense document: growing by doubling would copy.
+        arena.nodes.reserve(span.len as usize / 8);
+        arena.links.reserve(span.len as usize / 8);
         let limits = Limits {
             max_nesting: self.settings.json_nesting_at_walk - depth,
             max_int_digits: self.settings.max_int_digits,
@@ -719,6 +722,10 @@ impl Walker {
             self.scalar(keyed.value, row);
         }
     }
+}
+
+fn index(position: usize) -> u32 {
+    u32::try_from(position).unwrap_or(u32::MAX)
 }
 
 /// `sibling_currency` (when a currency key is present): the first currency key whose value is a

@@ -8,6 +8,9 @@ use crate::pytext::push_char;
 use crate::value::{Arena, Node, NodeId, Span, TooLarge};
 use std::collections::HashMap;
 
+/// Objects with more keys than this find repeated keys by hashing.
+const SCANNED_KEYS: usize = 16;
+
 /// Why a text is not read as JSON.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum JsonError {
@@ -195,22 +198,43 @@ impl Parser<'_> {
     /// A `dict` built from the pairs: a repeated key keeps its first position and its last value.
     fn dedupe(&self, children: &[NodeId]) -> Vec<NodeId> {
         let mut pairs: Vec<NodeId> = Vec::with_capacity(children.len());
-        let mut seen: HashMap<&[u8], usize> = HashMap::new();
+        // Records are small: a scan of the kept keys costs less than hashing them.
+        let mut seen: Option<HashMap<&[u8], usize>> = None;
         for pair in children.chunks_exact(2) {
             let (Some(&key), Some(&value)) = (pair.first(), pair.get(1)) else {
                 continue;
             };
             let text = self.arena.key_text(key);
-            match seen.get(text) {
-                Some(&at) => {
+            let found = match &seen {
+                Some(seen) => seen.get(text).copied(),
+                None => pairs
+                    .chunks_exact(2)
+                    .position(|kept| kept.first().map(|k| self.arena.key_text(*k)) == Some(text))
+                    .map(|at| 2 * at),
+            };
+            match found {
+                Some(at) => {
                     if let Some(slot) = pairs.get_mut(at + 1) {
                         *slot = value;
                     }
                 }
                 None => {
-                    seen.insert(text, pairs.len());
+                    if let Some(seen) = &mut seen {
+                        seen.insert(text, pairs.len());
+                    }
                     pairs.push(key);
                     pairs.push(value);
+                    if seen.is_none() && pairs.len() > 2 * SCANNED_KEYS {
+                        seen = Some(
+                            pairs
+                                .chunks_exact(2)
+                                .enumerate()
+                                .filter_map(|(at, kept)| {
+                                    Some((self.arena.key_text(*kept.first()?), 2 * at))
+                                })
+                                .collect(),
+                        );
+                    }
                 }
             }
         }
@@ -309,12 +333,15 @@ impl Parser<'_> {
     fn string(&mut self) -> Result<NodeId, JsonError> {
         self.pos += 1;
         let start = self.pos;
-        // Without escapes the text is copied as it is.
         loop {
             match self.peek() {
                 None => return Err(JsonError::Invalid),
                 Some(b'"') => {
-                    let span = self.copy_within(start, self.pos)?;
+                    // Without escapes the string is its stretch of the document's text.
+                    let span = Span {
+                        start: u32::try_from(start).map_err(|_| JsonError::TooLarge)?,
+                        len: u32::try_from(self.pos - start).map_err(|_| JsonError::TooLarge)?,
+                    };
                     self.pos += 1;
                     return Ok(self.arena.push(Node::Str(span))?);
                 }
@@ -393,17 +420,6 @@ impl Parser<'_> {
             self.pos += 1;
         }
         Ok(code)
-    }
-
-    fn copy_within(&mut self, start: usize, end: usize) -> Result<Span, JsonError> {
-        let at = u32::try_from(self.arena.text.len()).map_err(|_| JsonError::TooLarge)?;
-        let len = u32::try_from(end - start).map_err(|_| JsonError::TooLarge)?;
-        at.checked_add(len).ok_or(JsonError::TooLarge)?;
-        if start > end || end > self.arena.text.len() {
-            return Err(JsonError::Invalid);
-        }
-        self.arena.text.extend_from_within(start..end);
-        Ok(Span { start: at, len })
     }
 }
 

@@ -5,13 +5,13 @@ use crate::pytext::{at_most_chars, char_prefix, is_ascii_identifier, push_json_s
 use crate::value::{Arena, Span};
 
 /// A link's position in `Paths`; `None` is the root (no path).
-pub type PathId = usize;
+pub type PathId = u32;
 
 /// One step of a path.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Key {
     /// A list position.
-    Index(usize),
+    Index(u32),
     /// A mapping key (its text in the arena).
     Text(Span),
     /// An unknown stretch (`$..total`).
@@ -32,14 +32,16 @@ pub struct Paths {
 }
 
 impl Paths {
+    /// A new link under `parent` (None past 4 G links, which no byte cap lets a walk reach).
     pub fn push(&mut self, parent: Option<PathId>, key: Key) -> Option<PathId> {
+        let id = PathId::try_from(self.links.len()).ok()?;
         self.links.push((parent, key));
-        Some(self.links.len() - 1)
+        Some(id)
     }
 
     /// The link `path` names: its parent and its key.
     pub fn link(&self, path: PathId) -> Option<(Option<PathId>, Key)> {
-        self.links.get(path).copied()
+        self.links.get(path as usize).copied()
     }
 
     /// `render_path`: `$.invoice.total`, `$.items[0]`, `$["INV-2210"]`, `$..total`.
@@ -132,7 +134,7 @@ mod tests {
         for key in keys {
             let key = match *key {
                 "*" => Key::Somewhere,
-                text => match text.parse::<usize>() {
+                text => match text.parse::<u32>() {
                     Ok(position) => Key::Index(position),
                     Err(_) => Key::Text(arena.push_text(text.as_bytes()).unwrap_or_default()),
                 },
