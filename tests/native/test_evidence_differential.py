@@ -12,6 +12,7 @@ import decimal
 import json
 import math
 import random
+import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -191,6 +192,18 @@ def test_benchmark_inputs_agree() -> None:
 
 def test_hostile_shapes_agree() -> None:
     _run(hostile_cases(), (0, 5, 4096, 262_144, 1 << 22))
+
+
+def test_unicode_digits_and_spaces_agree() -> None:
+    """Python's ``\\d`` (Unicode 14 in Python 3.11: newer decimal runs are not digits to it) and
+    ``str.strip`` whitespace, as plain numbers and around them."""
+    newer = [0x10D40, 0x116D0, 0x116DA, 0x11BF0, 0x11F50, 0x16130, 0x16D70, 0x1CCF0, 0x1E4F0, 0x1E5F1]
+    chars = {chr(code) for code in range(0x3100) if not 0xD800 <= code <= 0xDFFF}
+    chars |= {chr(code) for code in range(0x10000, 0x20000) if re.fullmatch(r"\d", chr(code))}
+    chars |= {chr(start + offset) for start in newer for offset in range(10)}
+    for make in (lambda c: c, lambda c: "1" + c, lambda c: c + "5" + c, lambda c: f'"k": "{c}7"'):
+        items = [make(char) for char in sorted(chars)]
+        assert difference(items, None, 1 << 30, False) is None
 
 
 def _at_depth(frames: int, items: list[Any]) -> str | None:

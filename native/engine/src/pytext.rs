@@ -240,7 +240,7 @@ pub fn decimal_value(code: u32) -> Option<u8> {
 /// Python 3.11's `unicodedata` is Unicode 14.0; these decimal runs came later (15.0, 16.0) and are
 /// not `\d` to the oracle.
 const NEWER_DECIMAL_RUNS: &[u32] = &[
-    0x10D40, 0x116D0, 0x116DA, 0x11BF0, 0x11F50, 0x16130, 0x16D70, 0x1CCF0, 0x1E5F1,
+    0x10D40, 0x116D0, 0x116DA, 0x11BF0, 0x11F50, 0x16130, 0x16D70, 0x1CCF0, 0x1E4F0, 0x1E5F1,
 ];
 
 fn decimal_ranges() -> &'static [(u32, u32)] {
@@ -311,7 +311,7 @@ mod tests {
     fn decimal_digits_follow_unicode_14() {
         assert_eq!(decimal_value(u32::from('٣')), Some(3));
         assert_eq!(decimal_value(0x1D7CE + 13), Some(3));
-        assert!(!is_decimal(0x11F50) && !is_decimal(u32::from('²')));
+        assert!(!is_decimal(0x11F50) && !is_decimal(0x1E4F0) && !is_decimal(u32::from('²')));
         assert!(may_hold_atom(b"see WwW.x") && !may_hold_atom(b"ww.x :/"));
         assert!(is_ascii_identifier(b"_a1") && !is_ascii_identifier(b"1a"));
     }
