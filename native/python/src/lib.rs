@@ -8,6 +8,7 @@ use pyo3::prelude::*;
 mod boundary;
 mod dates;
 mod derivations;
+mod evidence;
 mod identifiers;
 mod numeric_group;
 mod policy;
@@ -52,6 +53,7 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     boundary::register(module)?;
     dates::register(module)?;
     derivations::register(module)?;
+    evidence::register(module)?;
     identifiers::register(module)?;
     numeric_group::register(module)?;
     policy::register(module)?;

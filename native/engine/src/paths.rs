@@ -1,0 +1,164 @@
+//! JSON paths as parent links (`corpus.py`'s `Path`), built cheaply during the walk and rendered
+//! only for citations: `render_path` and `path_labels`.
+
+use crate::pytext::{at_most_chars, char_prefix, is_ascii_identifier, push_json_string};
+use crate::value::{Arena, Span};
+
+/// A link's position in `Paths`; `None` is the root (no path).
+pub type PathId = u32;
+
+/// One step of a path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Key {
+    /// A list position.
+    Index(u32),
+    /// A mapping key (its text in the arena).
+    Text(Span),
+    /// An unknown stretch (`$..total`).
+    Somewhere,
+}
+
+/// A citation names at most this many keys nearest the value, each cut to this many characters.
+const RENDERED_KEYS: usize = 16;
+const RENDERED_KEY_CHARS: usize = 64;
+/// Label words come from the string keys among this many nearest links, of at most this many
+/// characters each.
+const LABEL_LINKS: usize = 16;
+const LABEL_KEY_CHARS: usize = 64;
+
+#[derive(Debug, Default)]
+pub struct Paths {
+    links: Vec<(Option<PathId>, Key)>,
+}
+
+impl Paths {
+    /// A new link under `parent` (None past 4 G links, which no byte cap lets a walk reach).
+    pub fn push(&mut self, parent: Option<PathId>, key: Key) -> Option<PathId> {
+        let id = PathId::try_from(self.links.len()).ok()?;
+        self.links.push((parent, key));
+        Some(id)
+    }
+
+    /// The link `path` names: its parent and its key.
+    pub fn link(&self, path: PathId) -> Option<(Option<PathId>, Key)> {
+        self.links.get(path as usize).copied()
+    }
+
+    /// `render_path`: `$.invoice.total`, `$.items[0]`, `$["INV-2210"]`, `$..total`.
+    pub fn render(&self, path: Option<PathId>, arena: &Arena) -> Option<Vec<u8>> {
+        let mut keys: Vec<Key> = Vec::new();
+        let mut link = path?;
+        loop {
+            if keys.len() == RENDERED_KEYS {
+                keys.push(Key::Somewhere);
+                break;
+            }
+            let Some((parent, key)) = self.link(link) else {
+                break;
+            };
+            keys.push(key);
+            match parent {
+                Some(parent) => link = parent,
+                None => break,
+            }
+        }
+        let mut out = b"$".to_vec();
+        let mut gap = false; // after an unknown stretch a bracket needs its own "." too: $..[3]
+        for key in keys.iter().rev() {
+            let part = match key {
+                Key::Somewhere => {
+                    out.push(b'.');
+                    gap = true;
+                    continue;
+                }
+                Key::Index(position) => format!("[{position}]").into_bytes(),
+                Key::Text(span) => {
+                    let text = arena.bytes(*span);
+                    if !at_most_chars(text, RENDERED_KEY_CHARS) {
+                        let mut cut = text
+                            .get(..char_prefix(text, RENDERED_KEY_CHARS))
+                            .unwrap_or(text)
+                            .to_vec();
+                        cut.extend_from_slice("…".as_bytes());
+                        bracketed(&cut)
+                    } else if is_ascii_identifier(text) {
+                        [b".", text].concat()
+                    } else {
+                        bracketed(text)
+                    }
+                }
+            };
+            if gap && part.first() == Some(&b'[') {
+                out.push(b'.');
+            }
+            out.extend_from_slice(&part);
+            gap = false;
+        }
+        Some(out)
+    }
+
+    /// `path_labels`: the string keys among the nearest links, nearest first.
+    pub fn labels(&self, path: Option<PathId>, arena: &Arena) -> Vec<Span> {
+        let mut labels = Vec::new();
+        let mut link = path;
+        for _ in 0..LABEL_LINKS {
+            let Some((parent, key)) = link.and_then(|at| self.link(at)) else {
+                break;
+            };
+            if let Key::Text(span) = key {
+                if at_most_chars(arena.bytes(span), LABEL_KEY_CHARS) {
+                    labels.push(span);
+                }
+            }
+            link = parent;
+        }
+        labels
+    }
+}
+
+fn bracketed(text: &[u8]) -> Vec<u8> {
+    let mut out = b"[".to_vec();
+    push_json_string(&mut out, text);
+    out.push(b']');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn render(keys: &[&str]) -> String {
+        let mut arena = Arena::default();
+        let mut paths = Paths::default();
+        let mut path = None;
+        for key in keys {
+            let key = match *key {
+                "*" => Key::Somewhere,
+                text => match text.parse::<u32>() {
+                    Ok(position) => Key::Index(position),
+                    Err(_) => Key::Text(arena.push_text(text.as_bytes()).unwrap_or_default()),
+                },
+            };
+            path = paths.push(path, key);
+        }
+        String::from_utf8(paths.render(path, &arena).unwrap_or_default()).unwrap_or_default()
+    }
+
+    #[test]
+    fn renders_like_python() {
+        assert_eq!(render(&["invoice", "total"]), "$.invoice.total");
+        assert_eq!(render(&["items", "0"]), "$.items[0]");
+        assert_eq!(render(&["INV-2210"]), "$[\"INV-2210\"]");
+        assert_eq!(render(&["*", "total"]), "$..total");
+        assert_eq!(render(&["a", "*", "3"]), "$.a..[3]");
+        assert_eq!(render(&["é"]), "$[\"é\"]");
+        let long = "k".repeat(65);
+        assert_eq!(render(&[&long]), format!("$[\"{}…\"]", "k".repeat(64)));
+        let deep: Vec<String> = (0..20).map(|i| format!("k{i}")).collect();
+        let deep: Vec<&str> = deep.iter().map(String::as_str).collect();
+        assert_eq!(
+            render(&deep),
+            "$..k4.k5.k6.k7.k8.k9.k10.k11.k12.k13.k14.k15.k16.k17.k18.k19"
+        );
+    }
+}

@@ -1,0 +1,399 @@
+"""The evidence walk, native against the Python oracle (``scoring.corpus.collect``).
+
+Both results are brought to one plain shape (``python_plain`` and ``_native.collect``'s) and must
+be equal: fragments, scalar values (bit for bit) and rows, paths as rendered and their labels,
+sibling identity and keys, truncation reasons, arrays. ``run`` is the long-run mode:
+
+    python -m tests.native.evidence_cases --cases 100000 --seed 1
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import decimal
+import json
+import random
+import sys
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+from otel_groundedness import _native
+from otel_groundedness.scoring.corpus import Corpus, _key_text, collect, path_labels, render_path
+from otel_groundedness.scoring.evidence import Evidence
+
+Plain = tuple[Any, ...]
+FIELDS = ("fragments", "scalar_values", "scalar_rows", "has_tool_evidence", "reasons", "arrays")
+CAPS = (0, 1, 2, 9, 64, 300, 4096, 262_144, 1 << 22)
+
+
+def python_plain(corpus: Corpus) -> Plain:
+    """The Python corpus in ``_native.collect``'s shape."""
+    ordinals: dict[int, int] = {}
+
+    def siblings(mapping: Mapping[Any, Any] | None) -> tuple[int, tuple[str, ...]] | None:
+        if mapping is None:
+            return None
+        ordinal = ordinals.setdefault(id(mapping), len(ordinals))
+        return ordinal, tuple(key if type(key) is str else _key_text(key) for key in mapping)
+
+    def source(origin: Any) -> tuple[Any, ...]:
+        return (origin.index, origin.source_id, origin.kind, origin.name)
+
+    fragments = [
+        (source(f.source), render_path(f.path), path_labels(f.path), f.text, siblings(f.siblings))
+        for f in corpus.fragments
+    ]
+    rows = [
+        (
+            source(origin),
+            render_path(path),
+            path_labels(path),
+            (type(literal).__name__, literal if isinstance(literal, str) else repr(literal)),
+            currency,
+            siblings(mapping),
+            start,
+            end,
+        )
+        for origin, path, literal, currency, mapping, start, end in corpus.scalar_rows
+    ]
+    arrays = [
+        (source(origin), render_path(path), len(rows_), siblings(mapping))
+        for origin, path, rows_, mapping in corpus.arrays
+    ]
+    values = [value.hex() for value in corpus.scalar_values]
+    return (fragments, values, rows, corpus.has_tool_evidence, sorted(corpus.reasons), arrays)
+
+
+def both(items: Sequence[Any], prompt: str | None, cap: int, every_string: bool) -> tuple[Plain, Plain]:
+    """Both engines on one input. Called from one frame: Python's JSON recursion limit depends on
+    the caller's stack, and the native engine reproduces it from there."""
+    try:
+        oracle = python_plain(collect(items, prompt, cap, every_string=every_string))
+    except Exception as error:  # the oracle raises on a few values (Decimal("sNaN")): so must the port
+        oracle = ("raises", type(error).__name__, str(error))
+    try:
+        fragments, values, rows, tool, reasons, arrays = _native.collect(items, prompt, cap, every_string)
+    except Exception as error:
+        return oracle, ("raises", type(error).__name__, str(error))
+    return oracle, (fragments, [value.hex() for value in values], rows, tool, reasons, arrays)
+
+
+def difference(items: Sequence[Any], prompt: str | None, cap: int, every_string: bool) -> str | None:
+    """None when both engines agree, else where they first differ."""
+    oracle, native = both(items, prompt, cap, every_string)
+    if oracle == native:
+        return None
+    if "raises" in (oracle[0], native[0]):
+        return f"cap={cap} every_string={every_string}: python {oracle!r:.300}, native {native!r:.300}"
+    for name, expected, got in zip(FIELDS, oracle, native, strict=True):
+        if expected != got:
+            if isinstance(expected, list) and isinstance(got, list):
+                at = next(
+                    (i for i, (a, b) in enumerate(zip(expected, got, strict=False)) if a != b),
+                    min(len(expected), len(got)),
+                )
+                expected = expected[at : at + 1] or f"(ends at {len(expected)})"
+                got = got[at : at + 1] or f"(ends at {len(got)})"
+                name = f"{name}[{at}]"
+            where = f"cap={cap} every_string={every_string} {name}"
+            return f"{where}:\n  python {expected!r:.600}\n  native {got!r:.600}"
+    return "differ"
+
+
+# ---------------------------------------------------------------------------------------------
+# Generated cases
+
+# Strings the walk treats differently: numbers plain and padded, Unicode digits and spaces,
+# atoms, currency codes, JSON-looking text, keyed numbers in broken JSON, lone surrogates.
+PIECES = (
+    "",
+    " ",
+    "0",
+    "7",
+    "-3",
+    "12.50",
+    " 1243500.00 ",
+    "1e5",
+    "-0",
+    "00012",
+    "1.",
+    ".5",
+    "1" * 31,
+    "٣٤.٥",
+    "\u3000 42 \u3000",
+    "\x1c9\x1f",
+    "１２",
+    "USD",
+    "usd",
+    "eur",
+    "EURO",
+    "€",
+    "$1,234.56",
+    "2026-04-15",
+    "INV-2210",
+    "a@b.co",
+    "https://x.io",
+    "www.Example",
+    "WWW.",
+    "://",
+    "yesterday",
+    "Revenue",
+    "name",
+    "label",
+    "unit",
+    "(In millions)",
+    "{",
+    "[",
+    " [1, 2]",
+    '{"a": 1}',
+    "{x",
+    "[[",
+    '"total": 12.5',
+    '"tax":"3.20"',
+    '"n": -1e3',
+    '"bad": 1.2.3',
+    '"k"  :  "7"',
+    "é",
+    "\ud800",
+    "\udfff",
+    "😀",
+    "\u2028",
+    "\\",
+    '"',
+    "\n",
+    "\t",
+    "x" * 70,
+    "9" * 70,
+    "é" * 40,
+)
+KEYS = (
+    "total",
+    "amount",
+    "currency",
+    "currency_code",
+    "currencyCode",
+    "ccy",
+    "name",
+    "label",
+    "items",
+    "rows",
+    "2024",
+    "Q1",
+    "id",
+    "",
+    "a b",
+    "INV-2210",
+    "é",
+    "k" * 70,
+    "_x1",
+    "1a",
+    "\ud800",
+    "3",
+)
+CURRENCY_VALUES = ("usd", "EUR", "gbp", "US", "USDX", "€€€", "u$d", "chf")
+
+
+def _string(rng: random.Random) -> str:
+    return "".join(rng.choice(PIECES) for _ in range(rng.choice((1, 1, 2, 3, 6))))
+
+
+def _leaf(rng: random.Random, level: int = 0) -> Any:
+    pick = rng.randrange(24 if level < 4 else 22)
+    if pick < 8:
+        return _string(rng)
+    if pick < 11:
+        return rng.choice(
+            (0, 1, -1, 7, 1243500, 2**53 + 1, -(2**63), 2**64, 10**30, 10**308 - 1, 10**308, 10**400)
+        )
+    if pick < 15:
+        return rng.choice(
+            (
+                0.0,
+                -0.0,
+                1.5,
+                0.1,
+                1e16,
+                1e-5,
+                1e-4,
+                123456.789,
+                1e308,
+                5e-324,
+                float("nan"),
+                float("inf"),
+                -float("inf"),
+            )
+        ) * rng.choice((1, 1, -1))
+    if pick < 17:
+        return rng.choice((None, True, False))
+    if pick == 17:
+        return decimal.Decimal(rng.choice(("1.10", "-0", "1E+400", "NaN", "3.14159", "sNaN")))
+    if pick == 18:
+        return rng.choice(
+            (datetime.date(2026, 4, 15), datetime.datetime(2026, 4, 15, 14, 5), datetime.time(7, 30))
+        )
+    if pick == 19:
+        return rng.choice(
+            (b"bytes 12", bytearray(b"9"), {1, 2}, frozenset(), complex(1, 2), Broken(), Digits())
+        )
+    if pick == 20:
+        return Text(_string(rng))
+    if pick == 21:
+        return Number(rng.choice((0, 7, 10**400)))
+    if rng.random() < 0.1:
+        return _deep_json(rng)
+    return _json_text(rng, level + 1)
+
+
+def _deep_json(rng: random.Random) -> str:
+    """JSON text about as deep as Python's recursion limit lets ``json.loads`` go, or JSON
+    documents in strings four levels down."""
+    if rng.random() < 0.5:
+        levels = rng.randrange(960, 1000)
+        return "[" * levels + rng.choice(("1", '"7"', "")) + "]" * levels
+    text: Any = {"total": 12.5, "n": [1, 2]}
+    for _ in range(rng.randrange(2, 6)):
+        text = _dumps({"inner": text} if rng.random() < 0.5 else [text])
+    return str(text)
+
+
+def _dumps(value: Any, **options: Any) -> str:
+    # Objects as their type's name: the text (and what the generator draws next) must not depend
+    # on an address.
+    return json.dumps(value, default=lambda thing: type(thing).__name__, skipkeys=True, **options)
+
+
+def _json_text(rng: random.Random, level: int) -> str:
+    """JSON text (sometimes cut or broken) of a random value, which may hold JSON text in turn."""
+    value = _value(rng, 12, level)
+    text = _dumps(value, ensure_ascii=rng.random() < 0.5, indent=rng.choice((None, None, 1)))
+    if rng.random() < 0.3:
+        text = text[: rng.randrange(len(text) + 1)]  # cut by its producer
+    elif rng.random() < 0.1:
+        text = text.replace(",", ",,", 1)
+    return rng.choice(("", " ", "\n", "\u3000")) + text
+
+
+def _value(rng: random.Random, budget: int, level: int = 0) -> Any:
+    """A random JSON-like value of about ``budget`` nodes, built without recursion."""
+    root: list[Any] = []
+    open_: list[Any] = [root]
+    for _ in range(max(1, rng.randrange(budget + 1))):
+        parent = open_[-1]
+        pick = rng.random()
+        child: Any
+        if pick < 0.15 and len(open_) < 40:
+            child = rng.choice(([], {}, {}, (), Table()))
+        else:
+            child = _leaf(rng, level)
+        if isinstance(parent, list):
+            parent.append(child)
+        elif isinstance(parent, dict):
+            key = rng.choice(KEYS) if rng.random() < 0.9 else rng.choice((5, 2.5, None, (1, 2), Broken()))
+            if key in ("currency", "ccy", "currency_code") and rng.random() < 0.7:
+                child = rng.choice(CURRENCY_VALUES)
+            parent[key] = child
+        elif isinstance(parent, Table):
+            parent.data[rng.choice(KEYS)] = child
+        if isinstance(child, list | dict | Table):
+            open_.append(child)
+        if rng.random() < 0.25 and len(open_) > 1:
+            open_.pop()
+    return root[0] if root and rng.random() < 0.7 else root
+
+
+class Broken:
+    """An object whose ``__str__`` raises (and a key that does)."""
+
+    def __str__(self) -> str:
+        raise RuntimeError("no text")
+
+    def __hash__(self) -> int:
+        return 1
+
+
+class Digits:
+    def __str__(self) -> str:
+        return "order 12345 of 2026-04-15"
+
+
+class Text(str):
+    """A ``str`` subclass."""
+
+
+class Number(int):
+    """An ``int`` subclass."""
+
+
+class Table(Mapping[Any, Any]):
+    """A mapping that is not a dict (its ``str()`` holds no address)."""
+
+    def __init__(self) -> None:
+        self.data: dict[Any, Any] = {}
+
+    def __getitem__(self, key: Any) -> Any:
+        return self.data[key]
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self.data)
+
+    def __len__(self) -> int:
+        return len(self.data)
+
+    def __str__(self) -> str:
+        return f"Table({len(self.data)})"
+
+
+def random_case(rng: random.Random) -> tuple[list[Any], str | None, int, bool]:
+    """Items, prompt, byte cap and every_string for one generated case."""
+    items: list[Any] = []
+    for index in range(rng.choice((0, 1, 1, 2, 3, 5))):
+        content = _value(rng, rng.choice((3, 10, 40, 150))) if rng.random() < 0.6 else _leaf(rng)
+        if rng.random() < 0.15:
+            content = _dumps(content)
+        if rng.random() < 0.2:
+            kind = rng.choice(("tool_result", "user_prompt", "retrieval"))
+            content = Evidence(
+                content,
+                source_id=rng.choice((None, f"call-{index}")),
+                kind=kind,
+                name=rng.choice((None, "search")),
+            )
+        items.append(content)
+    prompt = rng.choice((None, None, "", 'What was revenue in 2024? {"a": 1}', _string(rng)))
+    cap = rng.choice(CAPS[:-1]) if rng.random() < 0.7 else rng.randrange(1, 3000)
+    return items, prompt, cap, rng.random() < 0.3
+
+
+def run(cases: int, seed: int) -> int:
+    """Compares ``cases`` generated cases; prints the rate and the first mismatch; returns the
+    number of mismatches."""
+    rng = random.Random(seed)
+    mismatches = 0
+    first: str | None = None
+    started = time.perf_counter()
+    for number in range(cases):
+        items, prompt, cap, every_string = random_case(rng)
+        found = difference(items, prompt, cap, every_string)
+        if found is not None:
+            mismatches += 1
+            if first is None:
+                first = f"case {number}: items={items!r:.400} prompt={prompt!r}\n{found}"
+    elapsed = time.perf_counter() - started
+    print(f"evidence: {cases} cases, {mismatches} mismatches, {cases / elapsed:,.0f} cases/s (seed {seed})")
+    if first is not None:
+        print("first mismatch:", first)
+    return mismatches
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--cases", type=int, default=10_000)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    return 1 if run(args.cases, args.seed) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
