@@ -1,4 +1,17 @@
 # Type stub of the native scoring engine (native/python/src), built by maturin.
 
+import datetime
+from typing import Any
+
 def engine_version() -> str: ...
 def vocabularies() -> list[tuple[str, list[str]]]: ...
+
+# Extraction (native/python/src/extract.rs): atoms as (kind, text, start, end, fields), offsets in
+# code points; fields are the value's dataclass fields in order (Quantity, CalendarDate, Identifier).
+def extract_atoms(
+    text: str,
+    locale: str,
+    min_number_digits: int,
+    kinds: list[str],
+    anchor: datetime.date | None,
+) -> list[tuple[str, str, int, int, tuple[Any, ...]]]: ...

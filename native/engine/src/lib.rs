@@ -4,6 +4,9 @@
 //! Offsets: the engine works on UTF-8 `&str` and byte offsets; the binding converts every offset
 //! it returns to code points, the unit of Python's `str` and of the reports.
 
+pub mod atoms;
+pub mod extract;
+pub mod kinds;
 pub mod offsets;
 pub mod vocabulary;
 

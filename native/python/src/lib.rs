@@ -5,6 +5,8 @@ use groundedness_engine::vocabulary::{
 };
 use pyo3::prelude::*;
 
+mod extract;
+
 /// The native engine's version (the crate's).
 #[pyfunction]
 fn engine_version() -> &'static str {
@@ -38,5 +40,6 @@ fn vocabularies() -> Vec<(&'static str, Vec<&'static str>)> {
 fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(engine_version, module)?)?;
     module.add_function(wrap_pyfunction!(vocabularies, module)?)?;
+    extract::register(module)?;
     Ok(())
 }
