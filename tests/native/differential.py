@@ -10,6 +10,7 @@ runner prints cases per second, the mismatch count and the first mismatch, minim
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime
 import json
 import random
@@ -184,7 +185,8 @@ def texts_of(value: object) -> Iterator[str]:
     if isinstance(value, str):
         yield value
         return
-    yield json.dumps(value, ensure_ascii=False)
+    with contextlib.suppress(RecursionError):  # nested deeper than json writes: its leaves still count
+        yield json.dumps(value, ensure_ascii=False)
     stack = [value]
     while stack:
         item = stack.pop()
@@ -228,7 +230,9 @@ def run(name: str, cases: int, seed: int) -> int:
             mismatches += 1
             first = first or case
     elapsed = time.perf_counter() - started
-    print(f"{name}: {cases} cases in {elapsed:.1f} s ({cases / elapsed:,.0f} cases/s), {mismatches} mismatches")
+    print(
+        f"{name}: {cases} cases in {elapsed:.1f} s ({cases / elapsed:,.0f} cases/s), {mismatches} mismatches"
+    )
     if first is not None:
         smallest = minimise(slice_, first)
         print(f"first mismatch, minimised: {smallest!r}")

@@ -32,8 +32,12 @@ fn atom_tuple<'py>(
         )
             .into_pyobject(py)?
             .into_any(),
-        AtomValue::Date(date) => (PyTuple::new(py, &date.readings)?,).into_pyobject(py)?.into_any(),
-        AtomValue::Identifier(id) => (id.normalized.as_str(), id.shape).into_pyobject(py)?.into_any(),
+        AtomValue::Date(date) => (PyTuple::new(py, &date.readings)?,)
+            .into_pyobject(py)?
+            .into_any(),
+        AtomValue::Identifier(id) => (id.normalized.as_str(), id.shape)
+            .into_pyobject(py)?
+            .into_any(),
     };
     (atom.kind.as_str(), written, start, end, fields).into_pyobject(py)
 }
@@ -77,9 +81,10 @@ fn extract_atoms<'py>(
     let atoms = py
         .detach(|| extract(text, locale, floor, &kinds, anchor))
         .map_err(|error| match error {
-            ExtractError::NegativeDigitFloor(_) => {
-                PyValueError::new_err(format!("min_number_digits must be >= 0, got {}", min_number_digits))
-            }
+            ExtractError::NegativeDigitFloor(_) => PyValueError::new_err(format!(
+                "min_number_digits must be >= 0, got {}",
+                min_number_digits
+            )),
             other => PyValueError::new_err(other.to_string()),
         })?;
     let mut offsets = CharOffsets::new(text);

@@ -51,9 +51,10 @@ pub fn full_year(written: &str) -> i64 {
 
 /// The value of a run of ASCII digits (the grammar bounds their length).
 pub fn number(digits: &str) -> i64 {
-    digits
-        .bytes()
-        .fold(0i64, |n, b| n.saturating_mul(10).saturating_add(i64::from(b.wrapping_sub(b'0'))))
+    digits.bytes().fold(0i64, |n, b| {
+        n.saturating_mul(10)
+            .saturating_add(i64::from(b.wrapping_sub(b'0')))
+    })
 }
 
 /// Every valid reading of `first/second/year` under `orders`; when none is valid, those of the
@@ -65,7 +66,10 @@ pub fn numeric_readings(
     orders: &[DateOrder],
 ) -> Option<Vec<Reading>> {
     let (y, a, b) = (full_year(year), number(first), number(second));
-    let others: Vec<DateOrder> = DATE_ORDERS.into_iter().filter(|o| !orders.contains(o)).collect();
+    let others: Vec<DateOrder> = DATE_ORDERS
+        .into_iter()
+        .filter(|o| !orders.contains(o))
+        .collect();
     let mut readings = readings_of(y, a, b, orders);
     if readings.is_empty() {
         readings = readings_of(y, a, b, &others);
@@ -102,7 +106,8 @@ fn days_from_civil(day: Day) -> i64 {
     let era = year.div_euclid(400);
     let year_of_era = year - era * 400;
     let month = i64::from(day.month);
-    let day_of_year = (153 * (month + if month > 2 { -3 } else { 9 }) + 2) / 5 + i64::from(day.day) - 1;
+    let day_of_year =
+        (153 * (month + if month > 2 { -3 } else { 9 }) + 2) / 5 + i64::from(day.day) - 1;
     let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
     era * 146_097 + day_of_era
 }
@@ -110,11 +115,16 @@ fn days_from_civil(day: Day) -> i64 {
 fn civil_from_days(days: i64) -> Day {
     let era = days.div_euclid(146_097);
     let day_of_era = days - era * 146_097;
-    let year_of_era = (day_of_era - day_of_era / 1460 + day_of_era / 36524 - day_of_era / 146_096) / 365;
+    let year_of_era =
+        (day_of_era - day_of_era / 1460 + day_of_era / 36524 - day_of_era / 146_096) / 365;
     let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
     let shifted_month = (5 * day_of_year + 2) / 153;
     let day = day_of_year - (153 * shifted_month + 2) / 5 + 1;
-    let month = if shifted_month < 10 { shifted_month + 3 } else { shifted_month - 9 };
+    let month = if shifted_month < 10 {
+        shifted_month + 3
+    } else {
+        shifted_month - 9
+    };
     let year = year_of_era + era * 400 + i64::from(month <= 2);
     Day {
         year,
@@ -138,17 +148,50 @@ mod tests {
     #[test]
     fn readings_fall_back_to_the_other_order() {
         let mdy = [DateOrder::Mdy];
-        assert_eq!(numeric_readings("03", "04", "2025", &mdy), Some(vec![(Some(2025), Some(3), Some(4))]));
-        assert_eq!(numeric_readings("15", "04", "25", &mdy), Some(vec![(Some(2025), Some(4), Some(15))]));
+        assert_eq!(
+            numeric_readings("03", "04", "2025", &mdy),
+            Some(vec![(Some(2025), Some(3), Some(4))])
+        );
+        assert_eq!(
+            numeric_readings("15", "04", "25", &mdy),
+            Some(vec![(Some(2025), Some(4), Some(15))])
+        );
         assert_eq!(numeric_readings("15", "14", "2025", &mdy), None);
         assert_eq!(full_year("69"), 1969);
     }
 
     #[test]
     fn shifts_across_months_and_out_of_range() {
-        let anchor = Day { year: 2024, month: 3, day: 1 };
-        assert_eq!(shifted(anchor, -1), Some(vec![(Some(2024), Some(2), Some(29))]));
-        assert_eq!(shifted(Day { year: 9999, month: 12, day: 31 }, 1), None);
-        assert_eq!(shifted(Day { year: 1, month: 1, day: 1 }, -1), None);
+        let anchor = Day {
+            year: 2024,
+            month: 3,
+            day: 1,
+        };
+        assert_eq!(
+            shifted(anchor, -1),
+            Some(vec![(Some(2024), Some(2), Some(29))])
+        );
+        assert_eq!(
+            shifted(
+                Day {
+                    year: 9999,
+                    month: 12,
+                    day: 31
+                },
+                1
+            ),
+            None
+        );
+        assert_eq!(
+            shifted(
+                Day {
+                    year: 1,
+                    month: 1,
+                    day: 1
+                },
+                -1
+            ),
+            None
+        );
     }
 }

@@ -66,7 +66,10 @@ pub fn is_letterish(c: char) -> bool {
 /// `re`'s `\s` and `str.isspace()`.
 pub fn is_space(c: char) -> bool {
     if c.is_ascii() {
-        matches!(c, ' ' | '\t' | '\n' | '\x0b' | '\x0c' | '\r' | '\x1c'..='\x1f')
+        matches!(
+            c,
+            ' ' | '\t' | '\n' | '\x0b' | '\x0c' | '\r' | '\x1c'..='\x1f'
+        )
     } else {
         in_ranges(&SPACE, c)
     }
@@ -118,7 +121,11 @@ pub fn py_lower(text: &str) -> String {
         if c.is_ascii() {
             out.push(c.to_ascii_lowercase());
         } else if c == '\u{3A3}' {
-            out.push(if final_sigma(text, index) { '\u{3C2}' } else { '\u{3C3}' });
+            out.push(if final_sigma(text, index) {
+                '\u{3C2}'
+            } else {
+                '\u{3C3}'
+            });
         } else {
             match mapped(&LOWER, c) {
                 Some(to) => out.push_str(to),

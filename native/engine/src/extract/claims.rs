@@ -32,7 +32,13 @@ fn domain_byte(b: u8) -> bool {
 /// `@([A-Za-z0-9](?:[A-Za-z0-9-]{0,62}+)(?:\.[A-Za-z0-9-]{1,63}+){1,8}+)` at `at`: its end.
 fn domain_end(bytes: &[u8], at: usize) -> Option<usize> {
     let run = |from: usize, max: usize| {
-        bytes.get(from..).unwrap_or_default().iter().take(max).take_while(|b| domain_byte(**b)).count()
+        bytes
+            .get(from..)
+            .unwrap_or_default()
+            .iter()
+            .take(max)
+            .take_while(|b| domain_byte(**b))
+            .count()
     };
     if !bytes.get(at + 1)?.is_ascii_alphanumeric() {
         return None;
@@ -78,7 +84,9 @@ fn emails(text: &str) -> Vec<Atom> {
         let Some(&(start, _)) = local.iter().rev().find(|(_, c)| *c != '.') else {
             continue;
         };
-        if char_before(text, start).is_some_and(|c| is_alnum(c) || matches!(c, '.' | '_' | '%' | '+' | '-')) {
+        if char_before(text, start)
+            .is_some_and(|c| is_alnum(c) || matches!(c, '.' | '_' | '%' | '+' | '-'))
+        {
             continue;
         }
         if bytes.get(end - 1) == Some(&b'-') {
@@ -163,7 +171,8 @@ fn trimmed_end(text: &str, start: usize, mut end: usize) -> usize {
         if let Some(open) = opener(last) {
             let table = counts.get_or_insert_with(|| {
                 let span = text.get(start..end).unwrap_or_default();
-                ['(', ')', '[', ']', '{', '}'].map(|b| (b, span.chars().filter(|c| *c == b).count()))
+                ['(', ')', '[', ']', '{', '}']
+                    .map(|b| (b, span.chars().filter(|c| *c == b).count()))
             });
             let count = |table: &[(char, usize); 6], of: char| {
                 table.iter().find(|(b, _)| *b == of).map_or(0, |(_, n)| *n)
@@ -187,12 +196,19 @@ fn scheme(url: &str) -> Option<(usize, usize)> {
     let letters = ['h', 't', 't', 'p'];
     for (start, _) in url.char_indices() {
         let mut chars = url.get(start..).unwrap_or_default().char_indices();
-        if !letters.iter().all(|l| chars.next().is_some_and(|(_, c)| ignorecase_eq(c, *l))) {
+        if !letters
+            .iter()
+            .all(|l| chars.next().is_some_and(|(_, c)| ignorecase_eq(c, *l)))
+        {
             continue;
         }
         let rest_at = chars.next().map_or(url.len() - start, |(i, _)| i);
         let rest = url.get(start + rest_at..).unwrap_or_default();
-        let after_s = rest.chars().next().filter(|c| ignorecase_eq(*c, 's')).map_or(0, char::len_utf8);
+        let after_s = rest
+            .chars()
+            .next()
+            .filter(|c| ignorecase_eq(*c, 's'))
+            .map_or(0, char::len_utf8);
         for skip in [after_s, 0] {
             if rest.get(skip..).is_some_and(|r| r.starts_with("://")) {
                 return Some((start, start + rest_at + skip + 3));
@@ -207,7 +223,11 @@ pub fn normalize_url(url: &str) -> String {
     let without = match scheme(url) {
         Some((start, end)) => {
             let (before, after) = (url.get(..start), url.get(end..));
-            format!("{}{}", before.unwrap_or_default(), after.unwrap_or_default())
+            format!(
+                "{}{}",
+                before.unwrap_or_default(),
+                after.unwrap_or_default()
+            )
         }
         None => url.to_owned(),
     };

@@ -9,14 +9,33 @@ use super::locales::{pack_for, Pack, SUPPORTED_LOCALES};
 use super::words::{any_case, capitalize, Words};
 
 pub const CURRENCY_SYMBOLS: &[(char, &str)] = &[
-    ('$', "USD"), ('€', "EUR"), ('£', "GBP"), ('¥', "JPY"), ('₹', "INR"), ('₩', "KRW"),
-    ('₽', "RUB"), ('₺', "TRY"), ('₪', "ILS"), ('₫', "VND"), ('฿', "THB"), ('₱', "PHP"),
-    ('₦', "NGN"), ('₴', "UAH"),
+    ('$', "USD"),
+    ('€', "EUR"),
+    ('£', "GBP"),
+    ('¥', "JPY"),
+    ('₹', "INR"),
+    ('₩', "KRW"),
+    ('₽', "RUB"),
+    ('₺', "TRY"),
+    ('₪', "ILS"),
+    ('₫', "VND"),
+    ('฿', "THB"),
+    ('₱', "PHP"),
+    ('₦', "NGN"),
+    ('₴', "UAH"),
 ];
 /// Letters glued before "$" that name another dollar ("US$", "C$", "HK$").
 pub const DOLLAR_PREFIXES: &[(&str, &str)] = &[
-    ("US", "USD"), ("AU", "AUD"), ("A", "AUD"), ("CA", "CAD"), ("C", "CAD"), ("NZ", "NZD"),
-    ("HK", "HKD"), ("S", "SGD"), ("R", "BRL"), ("MX", "MXN"),
+    ("US", "USD"),
+    ("AU", "AUD"),
+    ("A", "AUD"),
+    ("CA", "CAD"),
+    ("C", "CAD"),
+    ("NZ", "NZD"),
+    ("HK", "HKD"),
+    ("S", "SGD"),
+    ("R", "BRL"),
+    ("MX", "MXN"),
 ];
 const ISO_CURRENCIES: &[&str] = &[
     "USD", "EUR", "GBP", "JPY", "CNY", "INR", "CHF", "CAD", "AUD", "NZD", "SEK", "NOK", "DKK",
@@ -25,16 +44,34 @@ const ISO_CURRENCIES: &[&str] = &[
     "BDT", "KES", "KWD", "QAR", "RON", "BGN", "ISK", "UAH", "KZT",
 ];
 const CURRENCY_WORDS: &[(&str, &str)] = &[
-    ("dollar", "USD"), ("dollars", "USD"), ("euro", "EUR"), ("euros", "EUR"), ("buck", "USD"),
-    ("bucks", "USD"), ("quid", "GBP"),
+    ("dollar", "USD"),
+    ("dollars", "USD"),
+    ("euro", "EUR"),
+    ("euros", "EUR"),
+    ("buck", "USD"),
+    ("bucks", "USD"),
+    ("quid", "GBP"),
 ];
 /// Characters that lead a figure into the atom when written just before it.
 pub const LEAD_CHARS: &[char] = &[
     '$', '€', '£', '¥', '₹', '₩', '₽', '₺', '₪', '₫', '฿', '₱', '₦', '₴', '-', '−', '+',
 ];
 const MAGNITUDE_LETTERS: &[(&str, i32)] = &[
-    ("k", 3), ("K", 3), ("M", 6), ("B", 9), ("bn", 9), ("Bn", 9), ("BN", 9), ("tn", 12),
-    ("Tn", 12), ("mln", 6), ("Mln", 6), ("MLN", 6), ("bln", 9), ("Bln", 9), ("BLN", 9),
+    ("k", 3),
+    ("K", 3),
+    ("M", 6),
+    ("B", 9),
+    ("bn", 9),
+    ("Bn", 9),
+    ("BN", 9),
+    ("tn", 12),
+    ("Tn", 12),
+    ("mln", 6),
+    ("Mln", 6),
+    ("MLN", 6),
+    ("bln", 9),
+    ("Bln", 9),
+    ("BLN", 9),
 ];
 const MONEY_ONLY_MAGNITUDES: &[(&str, i32)] = &[("m", 6), ("mn", 6), ("mm", 6), ("b", 9)];
 const MONEY_ONLY_ABBREVIATIONS: &[(&str, i32)] = &[("Mn", 6), ("MN", 6), ("MM", 6)];
@@ -60,7 +97,10 @@ pub fn currency_codes() -> impl Iterator<Item = &'static str> {
 }
 
 pub fn currency_symbol(symbol: char) -> Option<&'static str> {
-    CURRENCY_SYMBOLS.iter().find(|(s, _)| *s == symbol).map(|(_, code)| *code)
+    CURRENCY_SYMBOLS
+        .iter()
+        .find(|(s, _)| *s == symbol)
+        .map(|(_, code)| *code)
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -83,7 +123,11 @@ pub struct Suffix {
 }
 
 fn suffix(role: Role, exponent: i32, label: Option<&str>) -> Suffix {
-    Suffix { role, exponent, label: label.map(str::to_owned) }
+    Suffix {
+        role,
+        exponent,
+        label: label.map(str::to_owned),
+    }
 }
 
 /// The oracle's `suffix_table`: later entries override earlier ones, as its dict updates do.
@@ -99,7 +143,10 @@ fn suffix_table(pack: &Pack) -> HashMap<String, Suffix> {
         table.insert(symbol.to_string(), suffix(Role::Currency, 0, Some(code)));
     }
     for code in currency_codes() {
-        table.insert(code.to_string(), suffix(Role::Currency, 0, currency_code(code)));
+        table.insert(
+            code.to_string(),
+            suffix(Role::Currency, 0, currency_code(code)),
+        );
     }
     for (word, code) in CURRENCY_WORDS {
         for spelling in any_case([*word]) {
@@ -122,13 +169,22 @@ fn suffix_table(pack: &Pack) -> HashMap<String, Suffix> {
         }
     }
     for (letters, exponent) in MAGNITUDE_LETTERS {
-        table.insert(letters.to_string(), suffix(Role::Magnitude, *exponent, None));
+        table.insert(
+            letters.to_string(),
+            suffix(Role::Magnitude, *exponent, None),
+        );
     }
     for (letters, exponent) in MONEY_ONLY_MAGNITUDES {
-        table.insert(letters.to_string(), suffix(Role::MoneyMagnitude, *exponent, Some(letters)));
+        table.insert(
+            letters.to_string(),
+            suffix(Role::MoneyMagnitude, *exponent, Some(letters)),
+        );
     }
     for (letters, exponent) in MONEY_ONLY_ABBREVIATIONS {
-        table.insert(letters.to_string(), suffix(Role::MoneyMagnitude, *exponent, None));
+        table.insert(
+            letters.to_string(),
+            suffix(Role::MoneyMagnitude, *exponent, None),
+        );
     }
     table
 }
@@ -187,18 +243,29 @@ fn build(pack: &'static Pack) -> Grammar {
     let suffixes = suffix_table(pack);
     let suffix_words = Words::new(suffixes.keys().cloned());
     let currency_words = Words::new(
-        suffixes.iter().filter(|(_, s)| s.role == Role::Currency).map(|(w, _)| w.clone()),
+        suffixes
+            .iter()
+            .filter(|(_, s)| s.role == Role::Currency)
+            .map(|(w, _)| w.clone()),
     );
-    let mut suffix_starts: Vec<char> =
-        suffixes.keys().filter_map(|w| w.chars().next()).filter(|c| !is_word(*c)).collect();
+    let mut suffix_starts: Vec<char> = suffixes
+        .keys()
+        .filter_map(|w| w.chars().next())
+        .filter(|c| !is_word(*c))
+        .collect();
     suffix_starts.sort_unstable();
     suffix_starts.dedup();
     let months_any_case = Words::new(any_case(pack.months.iter().map(|(w, _)| *w)));
     let months_titled = Words::new(
-        pack.months.iter().flat_map(|(w, _)| [capitalize(w), w.to_uppercase()]),
+        pack.months
+            .iter()
+            .flat_map(|(w, _)| [capitalize(w), w.to_uppercase()]),
     );
-    let mut month_last_letters: Vec<char> =
-        pack.months.iter().filter_map(|(w, _)| w.chars().last()).collect();
+    let mut month_last_letters: Vec<char> = pack
+        .months
+        .iter()
+        .filter_map(|(w, _)| w.chars().last())
+        .collect();
     month_last_letters.sort_unstable();
     month_last_letters.dedup();
     let day_units = Words::new(any_case(pack.day_units.iter().map(|(w, _)| *w)));
@@ -247,7 +314,11 @@ fn build(pack: &'static Pack) -> Grammar {
 pub fn grammar_for(locale: &str) -> Option<&'static Grammar> {
     static GRAMMARS: OnceLock<Vec<Grammar>> = OnceLock::new();
     let all = GRAMMARS.get_or_init(|| {
-        SUPPORTED_LOCALES.iter().filter_map(|name| pack_for(name)).map(build).collect()
+        SUPPORTED_LOCALES
+            .iter()
+            .filter_map(|name| pack_for(name))
+            .map(build)
+            .collect()
     });
     all.iter().find(|grammar| grammar.pack.name == locale)
 }

@@ -45,7 +45,10 @@ pub fn read_left(grammar: &Grammar, reversed: &[char], room: usize) -> Left {
     while at(k).is_some_and(|c| SPACES.contains(&c)) {
         k += 1;
     }
-    let words = grammar.hedge_words.iter().filter(|word| written_backwards(reversed, k, word));
+    let words = grammar
+        .hedge_words
+        .iter()
+        .filter(|word| written_backwards(reversed, k, word));
     let longest = words
         .map(|word| k + word.chars().count())
         .filter(|end| !at(*end).is_some_and(is_letterish))
@@ -57,9 +60,19 @@ pub fn read_left(grammar: &Grammar, reversed: &[char], room: usize) -> Left {
     }
     let hedged = hedge_end.is_some_and(|end| end <= room);
     if lead > room {
-        return Left { lead: 0, negative: false, hedged, currency: None };
+        return Left {
+            lead: 0,
+            negative: false,
+            hedged,
+            currency: None,
+        };
     }
-    Left { lead, negative, hedged, currency }
+    Left {
+        lead,
+        negative,
+        hedged,
+        currency,
+    }
 }
 
 /// `(?:SPACE?(?:SYMBOL PREFIX?|CODE)(?![A-Za-z]))?` at `i`: its end and the currency it names.

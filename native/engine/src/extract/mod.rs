@@ -34,14 +34,22 @@ impl fmt::Display for ExtractError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ExtractError::UnsupportedLocale(locale) => {
-                write!(f, "unsupported locale '{locale}'; supported: {}", SUPPORTED_LOCALES.join(", "))
+                write!(
+                    f,
+                    "unsupported locale '{locale}'; supported: {}",
+                    SUPPORTED_LOCALES.join(", ")
+                )
             }
             ExtractError::NegativeDigitFloor(floor) => {
                 write!(f, "min_number_digits must be >= 0, got {floor}")
             }
             ExtractError::UnknownKinds(kinds) => {
                 let known: Vec<&str> = AtomKind::ALL.iter().map(|k| k.as_str()).collect();
-                write!(f, "unknown atom kinds {kinds:?}; known: {}", known.join(", "))
+                write!(
+                    f,
+                    "unknown atom kinds {kinds:?}; known: {}",
+                    known.join(", ")
+                )
             }
         }
     }
@@ -60,8 +68,8 @@ pub fn extract_atoms(
     kinds: &[&str],
     anchor: Option<Day>,
 ) -> Result<Vec<Atom>, ExtractError> {
-    let grammar =
-        grammar::grammar_for(locale).ok_or_else(|| ExtractError::UnsupportedLocale(locale.to_owned()))?;
+    let grammar = grammar::grammar_for(locale)
+        .ok_or_else(|| ExtractError::UnsupportedLocale(locale.to_owned()))?;
     let min_digits = usize::try_from(min_number_digits)
         .map_err(|_| ExtractError::NegativeDigitFloor(min_number_digits))?;
     let mut unknown: Vec<String> = kinds
@@ -74,7 +82,10 @@ pub fn extract_atoms(
         unknown.dedup();
         return Err(ExtractError::UnknownKinds(unknown));
     }
-    let wanted: Vec<AtomKind> = kinds.iter().filter_map(|kind| AtomKind::parse(kind)).collect();
+    let wanted: Vec<AtomKind> = kinds
+        .iter()
+        .filter_map(|kind| AtomKind::parse(kind))
+        .collect();
     let mut atoms = scan::extract(text, grammar, min_digits, anchor);
     if AtomKind::ALL.iter().any(|kind| !wanted.contains(kind)) {
         atoms.retain(|atom| wanted.contains(&atom.kind));

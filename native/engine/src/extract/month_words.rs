@@ -6,8 +6,25 @@ use super::text::Text;
 
 const WORD_MONTHS: &[&str] = &["may", "march", "mar"];
 const DATE_LEAD_WORDS: &[&str] = &[
-    "on", "by", "until", "till", "til", "since", "from", "before", "after", "due", "effective",
-    "starting", "ending", "expires", "expired", "dated", "as", "in", "of",
+    "on",
+    "by",
+    "until",
+    "till",
+    "til",
+    "since",
+    "from",
+    "before",
+    "after",
+    "due",
+    "effective",
+    "starting",
+    "ending",
+    "expires",
+    "expired",
+    "dated",
+    "as",
+    "in",
+    "of",
 ];
 /// Words that continue a list or range of dates; they lead only a month written first.
 const RANGE_WORDS: &[&str] = &["to", "and", "or", "through", "thru", "between"];
@@ -22,12 +39,17 @@ pub fn is_word_month(written: &str) -> bool {
 pub fn led_as_date(text: &Text<'_>, start: usize, floor: usize, month_first: bool) -> bool {
     let window = text.slice(text.back_pos(start, LOOK_BACK).max(floor), start);
     let before = window.trim_end_matches(is_space);
-    if before.is_empty() || window.get(before.len()..).is_some_and(|tail| tail.contains('\n')) {
+    if before.is_empty()
+        || window
+            .get(before.len()..)
+            .is_some_and(|tail| tail.contains('\n'))
+    {
         return true;
     }
     if !before.chars().last().is_some_and(is_alnum) {
         return true;
     }
     let word = py_lower(before.rsplit(is_space).next().unwrap_or_default());
-    DATE_LEAD_WORDS.contains(&word.as_str()) || (month_first && RANGE_WORDS.contains(&word.as_str()))
+    DATE_LEAD_WORDS.contains(&word.as_str())
+        || (month_first && RANGE_WORDS.contains(&word.as_str()))
 }

@@ -41,7 +41,12 @@ const AFTER_NON_WORD: [Family; 5] = [
 /// A digit run nothing reads is one match ("skip"), not one failed attempt per digit.
 const SKIP_DIGITS: usize = 15;
 
-pub fn extract(text: &str, grammar: &'static Grammar, min_digits: usize, anchor: Option<Day>) -> Vec<Atom> {
+pub fn extract(
+    text: &str,
+    grammar: &'static Grammar,
+    min_digits: usize,
+    anchor: Option<Day>,
+) -> Vec<Atom> {
     let mut scan = Scan {
         text: Text::new(text, text.len()),
         grammar,
@@ -142,7 +147,9 @@ fn guard(cx: &Cx<'_>, family: Family, p: usize) -> bool {
     let text = &cx.text;
     let q = p + 1;
     match family {
-        Family::AfterMark => text.back(p, 1).is_some_and(|c| matches!(c, '-' | '#' | '(' | '+')),
+        Family::AfterMark => text
+            .back(p, 1)
+            .is_some_and(|c| matches!(c, '-' | '#' | '(' | '+')),
         Family::Hex => text.run(q, 6, |b| b.is_ascii_hexdigit()) == 6,
         Family::Separated => separated_ahead(text, q),
         Family::Worded => worded_ahead(cx, q),
@@ -173,7 +180,11 @@ fn separated_ahead(text: &Text<'_>, q: usize) -> bool {
     if lead <= 3 && text.byte_is(q + lead, b'.') {
         let digits = text.digits(q + lead + 1, 5);
         let tag = q + lead + 1 + digits;
-        let tag_end = if text.has(tag, "rc") { tag + 2 } else { tag + 1 };
+        let tag_end = if text.has(tag, "rc") {
+            tag + 2
+        } else {
+            tag + 1
+        };
         let tagged = text.has(tag, "a") || text.has(tag, "b") || text.has(tag, "rc");
         return (1..=4).contains(&digits) && tagged && text.digit_at(tag_end);
     }
@@ -188,7 +199,9 @@ fn worded_ahead(cx: &Cx<'_>, q: usize) -> bool {
         return false;
     }
     let at = q + digits;
-    let ordinal = ["st", "nd", "rd", "th", "er"].iter().any(|o| text.has(at, o));
+    let ordinal = ["st", "nd", "rd", "th", "er"]
+        .iter()
+        .any(|o| text.has(at, o));
     let at = if ordinal {
         at + 2
     } else if text.byte_is(at, b'.') {
@@ -196,7 +209,10 @@ fn worded_ahead(cx: &Cx<'_>, q: usize) -> bool {
     } else {
         at
     };
-    let Some(gap) = text.at(at).filter(|c| [' ', '\u{a0}', '\u{202f}'].contains(c)) else {
+    let Some(gap) = text
+        .at(at)
+        .filter(|c| [' ', '\u{a0}', '\u{202f}'].contains(c))
+    else {
         return false;
     };
     let word = at + gap.len_utf8();

@@ -33,12 +33,20 @@ impl<'a> Text<'a> {
 
     /// Whether `word` is written at `at`, wholly before the limit.
     pub fn has(&self, at: usize, word: &str) -> bool {
-        at + word.len() <= self.limit && self.all.get(at..).is_some_and(|rest| rest.starts_with(word))
+        at + word.len() <= self.limit
+            && self
+                .all
+                .get(at..)
+                .is_some_and(|rest| rest.starts_with(word))
     }
 
     /// Length of the run of ASCII bytes satisfying `pred` at `at` (before the limit), at most `max`.
     pub fn run(&self, at: usize, max: usize, pred: impl Fn(u8) -> bool) -> usize {
-        let bytes = self.all.as_bytes().get(at..self.limit.max(at)).unwrap_or_default();
+        let bytes = self
+            .all
+            .as_bytes()
+            .get(at..self.limit.max(at))
+            .unwrap_or_default();
         bytes.iter().take(max).take_while(|b| pred(**b)).count()
     }
 
@@ -68,7 +76,11 @@ impl<'a> Text<'a> {
 
     /// The byte offset after the character at `at`.
     pub fn next_pos(&self, at: usize) -> usize {
-        at + self.all.get(at..).and_then(|s| s.chars().next()).map_or(1, char::len_utf8)
+        at + self
+            .all
+            .get(at..)
+            .and_then(|s| s.chars().next())
+            .map_or(1, char::len_utf8)
     }
 
     /// The whole text from `from` to `to` (empty when out of range).
@@ -78,7 +90,11 @@ impl<'a> Text<'a> {
 
     /// Number of characters from `floor` to `at`, counted backwards and at most `cap`.
     pub fn chars_back(&self, at: usize, floor: usize, cap: usize) -> usize {
-        self.slice(floor.min(at), at).chars().rev().take(cap).count()
+        self.slice(floor.min(at), at)
+            .chars()
+            .rev()
+            .take(cap)
+            .count()
     }
 
     /// Number of characters from `from` to `to`.

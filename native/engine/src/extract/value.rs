@@ -26,7 +26,11 @@ pub fn quantity(
 ) -> Quantity {
     // One correctly rounded parse, as the oracle's `float()` of the same text.
     let written = if exponent != 0 {
-        let frac = if frac_digits.is_empty() { "0" } else { frac_digits };
+        let frac = if frac_digits.is_empty() {
+            "0"
+        } else {
+            frac_digits
+        };
         format!("{int_digits}.{frac}e{exponent}")
     } else if frac_digits.is_empty() {
         int_digits.to_owned()
@@ -46,14 +50,25 @@ pub fn quantity(
         tolerance = half_unit(exponent - frac_len);
         let joined = format!("{significant}{frac_digits}");
         let stripped = joined.trim_start_matches('0');
-        digits = if stripped.is_empty() { "0".to_owned() } else { stripped.to_owned() };
+        digits = if stripped.is_empty() {
+            "0".to_owned()
+        } else {
+            stripped.to_owned()
+        };
     } else {
         let stated = significant.len();
         let nonzero = significant.trim_end_matches('0').len();
         trailing_zeros = stated - nonzero;
         tolerance = half_unit(exponent);
-        let mut kept_digits = if significant.is_empty() { "0" } else { significant };
-        if trailing_zeros >= 2 && nonzero <= ROUNDED_MAX_SIGNIFICANT && value.abs() >= ROUNDED_MIN_VALUE {
+        let mut kept_digits = if significant.is_empty() {
+            "0"
+        } else {
+            significant
+        };
+        if trailing_zeros >= 2
+            && nonzero <= ROUNDED_MAX_SIGNIFICANT
+            && value.abs() >= ROUNDED_MIN_VALUE
+        {
             let kept = nonzero.max(2);
             tolerance = half_unit(exponent + stated as i64 - kept as i64);
             kept_digits = significant.get(..kept).unwrap_or(significant);
@@ -66,7 +81,14 @@ pub fn quantity(
         let widening = py_min(HEDGE_RELATIVE_TOLERANCE * value.abs(), short_of_unit);
         tolerance = py_max(py_max(tolerance, 0.5 * last_digit), widening);
     }
-    Quantity { value, tolerance, digits, currency, unit, hedged }
+    Quantity {
+        value,
+        tolerance,
+        digits,
+        currency,
+        unit,
+        hedged,
+    }
 }
 
 /// Python's `max(a, b)`: the first of equals.
@@ -94,7 +116,10 @@ mod tests {
     #[test]
     fn magnitudes_precision_and_hedges() {
         let q = quantity("1", "24", 6, false, false, Some("USD".into()), None);
-        assert_eq!((q.value, q.tolerance, q.digits.as_str()), (1_240_000.0, 5_000.0, "124"));
+        assert_eq!(
+            (q.value, q.tolerance, q.digits.as_str()),
+            (1_240_000.0, 5_000.0, "124")
+        );
         let q = quantity("1200000", "", 0, false, false, None, None);
         assert_eq!((q.tolerance, q.digits.as_str()), (50_000.0, "12"));
         let q = quantity("25", "", -2, false, false, None, Some("pp".into()));
@@ -102,6 +127,8 @@ mod tests {
         let q = quantity("47000", "", 0, false, true, None, None);
         assert!(q.tolerance > 999.9 && q.tolerance < 1_000.0); // short of one unit of "47"
 
-        assert!(quantity("0", "", 0, true, false, None, None).value.is_sign_negative());
+        assert!(quantity("0", "", 0, true, false, None, None)
+            .value
+            .is_sign_negative());
     }
 }

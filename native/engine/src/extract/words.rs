@@ -27,7 +27,11 @@ impl Words {
     }
 
     /// The words written at `at` (wholly before the text's limit), longest first, with their ends.
-    pub fn at<'w, 't: 'w>(&'w self, text: &Text<'t>, at: usize) -> impl Iterator<Item = (&'w str, usize)> + 'w {
+    pub fn at<'w, 't: 'w>(
+        &'w self,
+        text: &Text<'t>,
+        at: usize,
+    ) -> impl Iterator<Item = (&'w str, usize)> + 'w {
         let bucket = text.at(at).and_then(|c| self.by_first.get(&c));
         let text = *text;
         bucket
@@ -47,7 +51,10 @@ impl Words {
 pub fn capitalize(word: &str) -> String {
     let mut chars = word.chars();
     match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars.flat_map(char::to_lowercase)).collect(),
+        Some(first) => first
+            .to_uppercase()
+            .chain(chars.flat_map(char::to_lowercase))
+            .collect(),
         None => String::new(),
     }
 }

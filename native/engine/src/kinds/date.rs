@@ -23,13 +23,38 @@ static BRANCHES: [Branch; 10] = [
     branch("iso", Family::Separated, iso, read_iso),
     branch("years", Family::Separated, year_range, read_year_range),
     branch("isomonth", Family::Separated, iso_month, read_iso_month),
-    branch("numdate", Family::Separated, numeric_date, read_numeric_date),
+    branch(
+        "numdate",
+        Family::Separated,
+        numeric_date,
+        read_numeric_date,
+    ),
     branch("daymonth", Family::Worded, day_month, read_day_month),
     branch("relago", Family::Worded, relative_ago, read_relative_ago),
-    branch("relpre", Family::Worded, relative_prefixed, read_relative_prefixed),
-    branch("lowmonth", Family::LowercaseMonth, lowercase_month_first, read_lowercase_month_first),
-    branch("monthfirst", Family::LetterStart, month_first, read_month_first),
-    branch("relword", Family::LetterStart, relative_word, read_relative_word),
+    branch(
+        "relpre",
+        Family::Worded,
+        relative_prefixed,
+        read_relative_prefixed,
+    ),
+    branch(
+        "lowmonth",
+        Family::LowercaseMonth,
+        lowercase_month_first,
+        read_lowercase_month_first,
+    ),
+    branch(
+        "monthfirst",
+        Family::LetterStart,
+        month_first,
+        read_month_first,
+    ),
+    branch(
+        "relword",
+        Family::LetterStart,
+        relative_word,
+        read_relative_word,
+    ),
 ];
 
 const fn branch(
@@ -38,7 +63,13 @@ const fn branch(
     attempt: fn(&Cx<'_>, usize) -> Option<Hit>,
     read: fn(&Scan<'_>, &Hit) -> Found,
 ) -> Branch {
-    Branch { name, family, yields: false, attempt, read }
+    Branch {
+        name,
+        family,
+        yields: false,
+        attempt,
+        read,
+    }
 }
 
 const SPACES: [char; 3] = [' ', '\u{a0}', '\u{202f}'];
@@ -46,16 +77,24 @@ const ORDINALS: [&str; 5] = ["st", "nd", "rd", "th", "er"];
 
 /// A bare year: `text[start..end]` is four digits.
 pub fn year_atom(text: &Text<'_>, start: usize, end: usize) -> Atom {
-    Atom::date(start, end, vec![(Some(number(text.slice(start, end))), None, None)])
+    Atom::date(
+        start,
+        end,
+        vec![(Some(number(text.slice(start, end))), None, None)],
+    )
 }
 
 fn date(start: usize, end: usize, readings: Option<Vec<Reading>>) -> Found {
-    readings.map_or(Found::Nothing, |readings| Found::One(Atom::date(start, end, readings)))
+    readings.map_or(Found::Nothing, |readings| {
+        Found::One(Atom::date(start, end, readings))
+    })
 }
 
 /// The end of one of the spaces a date may use, at `at`.
 fn space(text: &Text<'_>, at: usize) -> Option<usize> {
-    text.at(at).filter(|c| SPACES.contains(c)).map(|c| at + c.len_utf8())
+    text.at(at)
+        .filter(|c| SPACES.contains(c))
+        .map(|c| at + c.len_utf8())
 }
 
 fn ordinal(text: &Text<'_>, at: usize) -> Option<usize> {
@@ -64,7 +103,7 @@ fn ordinal(text: &Text<'_>, at: usize) -> Option<usize> {
 
 /// Whether `at` is free of `[\w]` and of `marks` before a digit (`(?![\w]|[marks][0-9])`).
 fn ends(text: &Text<'_>, at: usize, marks: &[char]) -> bool {
-    !text.at(at).is_some_and(is_word) && !(text.at_in(at, marks) && text.digit_at(at + 1))
+    !(text.at(at).is_some_and(is_word) || (text.at_in(at, marks) && text.digit_at(at + 1)))
 }
 
 /// `(?![\w]|[.,][0-9])` after a year.
@@ -80,7 +119,9 @@ fn day_ends(text: &Text<'_>, at: usize) -> bool {
 
 /// `(?:SPACE?,)?SPACE[0-9]{4}(?![\w]|[.,][0-9])` at `at`: (year start, end), in the oracle's order.
 fn comma_year(text: &Text<'_>, at: usize) -> Option<(usize, usize)> {
-    let spaced_comma = space(text, at).filter(|s| text.byte_is(*s, b',')).map(|s| s + 1);
+    let spaced_comma = space(text, at)
+        .filter(|s| text.byte_is(*s, b','))
+        .map(|s| s + 1);
     let comma = text.byte_is(at, b',').then_some(at + 1);
     [spaced_comma, comma, Some(at)]
         .into_iter()
@@ -98,7 +139,9 @@ fn year_of(text: &Text<'_>, start: usize) -> Option<i64> {
 }
 
 fn not_after_date_mark(text: &Text<'_>, p: usize) -> bool {
-    !text.back(p, 1).is_some_and(|c| matches!(c, '.' | '-' | '/'))
+    !text
+        .back(p, 1)
+        .is_some_and(|c| matches!(c, '.' | '-' | '/'))
 }
 
 // Separated digits --------------------------------------------------------------------------
@@ -124,7 +167,11 @@ fn iso(cx: &Cx<'_>, p: usize) -> Option<Hit> {
         .into_iter()
         .chain([date_end])
         .find(|end| ends(text, *end, &['-', '/', '.', ':']))?;
-    Some(Hit::with(p, end, &[q + 4, month_end, month_end + 1, date_end]))
+    Some(Hit::with(
+        p,
+        end,
+        &[q + 4, month_end, month_end + 1, date_end],
+    ))
 }
 
 /// The ends an ISO time after a date may take, in backtracking order:
@@ -132,7 +179,11 @@ fn iso(cx: &Cx<'_>, p: usize) -> Option<Hit> {
 fn iso_time_ends(text: &Text<'_>, at: usize) -> Vec<usize> {
     let mut out = Vec::new();
     let starts = text.at_in(at, &['T', ' ']);
-    if !(starts && text.digits(at + 1, 2) == 2 && text.byte_is(at + 3, b':') && text.digits(at + 4, 2) == 2) {
+    if !(starts
+        && text.digits(at + 1, 2) == 2
+        && text.byte_is(at + 3, b':')
+        && text.digits(at + 4, 2) == 2)
+    {
         return out;
     }
     let minutes = at + 6;
@@ -176,7 +227,8 @@ fn read_iso(scan: &Scan<'_>, hit: &Hit) -> Found {
 /// `1[0-9]{3}` or `20[0-9]{2}` from `p`: whether four digits of such a year start there.
 fn year_digits(text: &Text<'_>, p: usize) -> bool {
     let q = p + 1;
-    let second = (text.byte_is(p, b'1') && text.digit_at(q)) || (text.byte_is(p, b'2') && text.byte_is(q, b'0'));
+    let second = (text.byte_is(p, b'1') && text.digit_at(q))
+        || (text.byte_is(p, b'2') && text.byte_is(q, b'0'));
     second && text.digits(q + 1, 2) == 2
 }
 
@@ -186,7 +238,10 @@ fn dash_ends(text: &Text<'_>, at: usize) -> Vec<usize> {
     let spaced = text.byte_is(at, b' ').then_some(at + 1);
     for dash_at in spaced.into_iter().chain([at]) {
         let double = text.has(dash_at, "--").then_some(dash_at + 2);
-        let single = text.at(dash_at).filter(|c| matches!(c, '-' | '–' | '—')).map(|c| dash_at + c.len_utf8());
+        let single = text
+            .at(dash_at)
+            .filter(|c| matches!(c, '-' | '–' | '—'))
+            .map(|c| dash_at + c.len_utf8());
         for after in double.into_iter().chain(single) {
             if text.byte_is(after, b' ') {
                 out.push(after + 1);
@@ -211,18 +266,28 @@ fn year_range(cx: &Cx<'_>, p: usize) -> Option<Hit> {
     let round_end = |at: usize| {
         text.at_in(at, &['0', '5']) && text.byte_is(at + 1, b'0') && !text.digit_at(at + 2)
     };
-    if round && dash_ends(text, first_end).into_iter().any(|at| (text.digits(at, 2) == 2 && round_end(at + 2)) || round_end(at)) {
+    if round
+        && dash_ends(text, first_end)
+            .into_iter()
+            .any(|at| (text.digits(at, 2) == 2 && round_end(at + 2)) || round_end(at))
+    {
         return None;
     }
     for second in dash_ends(text, first_end) {
-        let full = (text.byte_is(second, b'1') && text.digit_at(second + 1))
-            || text.has(second, "20");
+        let full =
+            (text.byte_is(second, b'1') && text.digit_at(second + 1)) || text.has(second, "20");
         let full = full && text.digits(second + 2, 2) == 2;
-        let candidates = [full.then_some(second + 4), (text.digits(second, 2) == 2).then_some(second + 2)];
+        let candidates = [
+            full.then_some(second + 4),
+            (text.digits(second, 2) == 2).then_some(second + 2),
+        ];
         for end in candidates.into_iter().flatten() {
             let free = !text.at(end).is_some_and(|c| is_word(c) || c == '%');
             let mark = text.at_in(end, &['-', '–', '/', '.', ',']);
-            let next_digit = text.at(end).map(|c| end + c.len_utf8()).is_some_and(|n| text.digit_at(n));
+            let next_digit = text
+                .at(end)
+                .map(|c| end + c.len_utf8())
+                .is_some_and(|n| text.digit_at(n));
             if free && !(mark && next_digit) {
                 return Some(Hit::with(p, end, &[second]));
             }
@@ -251,13 +316,20 @@ fn read_year_range(scan: &Scan<'_>, hit: &Hit) -> Found {
 fn iso_month(cx: &Cx<'_>, p: usize) -> Option<Hit> {
     let text = &cx.text;
     let q = p + 1;
-    let century = (text.byte_is(p, b'1') && text.byte_is(q, b'9')) || (text.byte_is(p, b'2') && text.byte_is(q, b'0'));
-    if !not_after_date_mark(text, p) || !century || text.digits(q + 1, 2) != 2 || !text.byte_is(q + 3, b'-') {
+    let century = (text.byte_is(p, b'1') && text.byte_is(q, b'9'))
+        || (text.byte_is(p, b'2') && text.byte_is(q, b'0'));
+    if !not_after_date_mark(text, p)
+        || !century
+        || text.digits(q + 1, 2) != 2
+        || !text.byte_is(q + 3, b'-')
+    {
         return None;
     }
     let month = q + 4;
-    let valid = (text.byte_is(month, b'0') && text.at(month + 1).is_some_and(|c| ('1'..='9').contains(&c)))
-        || (text.byte_is(month, b'1') && text.at(month + 1).is_some_and(|c| ('0'..='2').contains(&c)));
+    let valid = (text.byte_is(month, b'0')
+        && text.at(month + 1).is_some_and(|c| ('1'..='9').contains(&c)))
+        || (text.byte_is(month, b'1')
+            && text.at(month + 1).is_some_and(|c| ('0'..='2').contains(&c)));
     let end = month + 2;
     (valid && ends(text, end, &['-', '/', '.', ':', ','])).then(|| Hit::with(p, end, &[month]))
 }
@@ -275,7 +347,9 @@ fn numeric_date(cx: &Cx<'_>, p: usize) -> Option<Hit> {
         return None;
     }
     let first_end = p + 1 + text.digits(p + 1, 1);
-    let separator = text.at(first_end).filter(|c| cx.grammar.pack.date_separators.contains(c))?;
+    let separator = text
+        .at(first_end)
+        .filter(|c| cx.grammar.pack.date_separators.contains(c))?;
     let second = text.digits(first_end + 1, 3);
     let second_end = first_end + 1 + second;
     if !(1..=2).contains(&second) || text.at(second_end) != Some(separator) {
@@ -316,11 +390,18 @@ fn day_month(cx: &Cx<'_>, p: usize) -> Option<Hit> {
     let spaced = space(text, suffix_end)?;
     let of = text.has(spaced, "of ").then_some(spaced + 3);
     for word_start in of.into_iter().chain([spaced]) {
-        let word = cx.grammar.months_any_case.at(text, word_start).map(|(_, end)| end).find(|end| {
-            !text.at(*end).is_some_and(is_letterish)
-        });
+        let word = cx
+            .grammar
+            .months_any_case
+            .at(text, word_start)
+            .map(|(_, end)| end)
+            .find(|end| !text.at(*end).is_some_and(is_letterish));
         if let Some(word_end) = word {
-            let dotted = if text.byte_is(word_end, b'.') { word_end + 1 } else { word_end };
+            let dotted = if text.byte_is(word_end, b'.') {
+                word_end + 1
+            } else {
+                word_end
+            };
             let (year, end) = comma_year(text, dotted).unwrap_or((NO_YEAR, dotted));
             return Some(Hit::with(p, end, &[day_end, word_start, word_end, year]));
         }
@@ -333,11 +414,20 @@ fn read_day_month(scan: &Scan<'_>, hit: &Hit) -> Found {
     let [day_end, word_start, word_end, year_start, ..] = hit.marks;
     let year = year_of(text, year_start);
     let word = text.slice(word_start, word_end);
-    let bare = year.is_none() && text.slice(day_end, word_start).trim_matches(crate::extract::chars::is_space).is_empty();
+    let bare = year.is_none()
+        && text
+            .slice(day_end, word_start)
+            .trim_matches(crate::extract::chars::is_space)
+            .is_empty();
     if bare && is_word_month(word) && !led_as_date(text, hit.start, scan.floor, false) {
         return Found::Nothing; // "up to 30 may attend"
     }
-    let month = scan.grammar.pack.month_of.get(py_lower(word).as_str()).copied();
+    let month = scan
+        .grammar
+        .pack
+        .month_of
+        .get(py_lower(word).as_str())
+        .copied();
     let day = u32::try_from(number(text.slice(hit.start, day_end))).ok();
     date(hit.start, hit.end, single(year, month, day))
 }
@@ -361,9 +451,12 @@ fn relative_ago(cx: &Cx<'_>, p: usize) -> Option<Hit> {
         let Some(suffix_start) = space(text, unit_end) else {
             continue;
         };
-        let suffix = cx.grammar.past_suffixes.at(text, suffix_start).map(|(_, end)| end).find(|end| {
-            !text.at(*end).is_some_and(is_letterish)
-        });
+        let suffix = cx
+            .grammar
+            .past_suffixes
+            .at(text, suffix_start)
+            .map(|(_, end)| end)
+            .find(|end| !text.at(*end).is_some_and(is_letterish));
         if let Some(end) = suffix {
             return Some(Hit::with(p, end, &[count_end, unit_start, unit_end]));
         }
@@ -380,7 +473,12 @@ fn relative_days(scan: &Scan<'_>, start: usize, end: usize, days: i64) -> Found 
 
 fn unit_days(scan: &Scan<'_>, unit: &str) -> i64 {
     let unit = py_lower(unit);
-    scan.grammar.pack.day_units.iter().find(|(word, _)| *word == unit).map_or(0, |(_, days)| *days)
+    scan.grammar
+        .pack
+        .day_units
+        .iter()
+        .find(|(word, _)| *word == unit)
+        .map_or(0, |(_, days)| *days)
 }
 
 fn read_relative_ago(scan: &Scan<'_>, hit: &Hit) -> Found {
@@ -400,7 +498,10 @@ fn prefixed_by(text: &Text<'_>, p: usize, prefixes: &[&str]) -> bool {
     let head = text.slice(0, p - 1);
     prefixes.iter().any(|prefix| {
         let letters = prefix.chars().count();
-        ignorecase_ends_with(head, prefix) && !text.back(text.back_pos(p - 1, letters), 1).is_some_and(is_word)
+        ignorecase_ends_with(head, prefix)
+            && !text
+                .back(text.back_pos(p - 1, letters), 1)
+                .is_some_and(is_word)
     })
 }
 
@@ -415,10 +516,17 @@ fn relative_prefixed(cx: &Cx<'_>, p: usize) -> Option<Hit> {
         return None;
     }
     let (count_end, unit_start) = count_then_space(text, p)?;
-    let unit_end = cx.grammar.day_units.at(text, unit_start).map(|(_, end)| end).find(|end| {
-        !text.at(*end).is_some_and(is_letterish)
-    })?;
-    Some(Hit::with(p, unit_end, &[count_end, unit_start, usize::from(past)]))
+    let unit_end = cx
+        .grammar
+        .day_units
+        .at(text, unit_start)
+        .map(|(_, end)| end)
+        .find(|end| !text.at(*end).is_some_and(is_letterish))?;
+    Some(Hit::with(
+        p,
+        unit_end,
+        &[count_end, unit_start, usize::from(past)],
+    ))
 }
 
 fn read_relative_prefixed(scan: &Scan<'_>, hit: &Hit) -> Found {
@@ -429,7 +537,11 @@ fn read_relative_prefixed(scan: &Scan<'_>, hit: &Hit) -> Found {
     let days = count * unit_days(scan, text.slice(unit_start, hit.end));
     let before = py_lower(text.slice(text.back_pos(hit.start, 8), hit.start - 1));
     let pack = scan.grammar.pack;
-    let prefixes = if past { pack.past_prefixes } else { pack.future_prefixes };
+    let prefixes = if past {
+        pack.past_prefixes
+    } else {
+        pack.future_prefixes
+    };
     let start = match prefixes.iter().find(|prefix| before.ends_with(*prefix)) {
         Some(prefix) => hit.start - prefix.len() - 1,
         None => hit.start,
@@ -442,7 +554,10 @@ fn read_relative_prefixed(scan: &Scan<'_>, hit: &Hit) -> Found {
 fn lowercase_month_first(cx: &Cx<'_>, p: usize) -> Option<Hit> {
     let text = &cx.text;
     let gap = text.back(p, 1).filter(|c| SPACES.contains(c))?;
-    if !text.back(p, 2).is_some_and(|c| cx.grammar.month_last_letters.contains(&c)) {
+    if !text
+        .back(p, 2)
+        .is_some_and(|c| cx.grammar.month_last_letters.contains(&c))
+    {
         return None;
     }
     let name_end = p - gap.len_utf8();
@@ -460,7 +575,8 @@ fn lowercase_month_first(cx: &Cx<'_>, p: usize) -> Option<Hit> {
         return Some(Hit::with(p, end, &[day_end, year, 0]));
     }
     let end = p + 4;
-    (text.digits(p + 1, 3) == 3 && year_ends(text, end)).then(|| Hit::with(p, end, &[end, NO_YEAR, 1]))
+    (text.digits(p + 1, 3) == 3 && year_ends(text, end))
+        .then(|| Hit::with(p, end, &[end, NO_YEAR, 1]))
 }
 
 fn read_lowercase_month_first(scan: &Scan<'_>, hit: &Hit) -> Found {
@@ -473,7 +589,11 @@ fn read_lowercase_month_first(scan: &Scan<'_>, hit: &Hit) -> Found {
     let name_end = digit_start - gap.len_utf8();
     let mut start = name_end;
     let reach = text.back_pos(name_end, 10);
-    while start > reach && text.back(start, 1).is_some_and(crate::extract::chars::is_alpha) {
+    while start > reach
+        && text
+            .back(start, 1)
+            .is_some_and(crate::extract::chars::is_alpha)
+    {
         start = text.back_pos(start, 1);
     }
     if start < scan.floor {
@@ -488,7 +608,10 @@ fn read_lowercase_month_first(scan: &Scan<'_>, hit: &Hit) -> Found {
         if bare && is_word_month(word) && !led_as_date(text, start, scan.floor, true) {
             return Found::Nothing; // "you may 30 days later"
         }
-        (u32::try_from(number(text.slice(digit_start, day_end))).ok(), year)
+        (
+            u32::try_from(number(text.slice(digit_start, day_end))).ok(),
+            year,
+        )
     };
     let month = scan.grammar.pack.month_of.get(word).copied();
     date(start, hit.end, single(year, month, day))
@@ -525,10 +648,19 @@ fn month_first(cx: &Cx<'_>, p: usize) -> Option<Hit> {
 fn read_month_first(scan: &Scan<'_>, hit: &Hit) -> Found {
     let text = &scan.text;
     let [word_end, day_start, day_end, year_start, ..] = hit.marks;
-    let month = scan.grammar.pack.month_of.get(py_lower(text.slice(hit.start, word_end)).as_str()).copied();
+    let month = scan
+        .grammar
+        .pack
+        .month_of
+        .get(py_lower(text.slice(hit.start, word_end)).as_str())
+        .copied();
     let day = (day_start != NO_YEAR).then(|| number(text.slice(day_start, day_end)));
     let day = day.and_then(|day| u32::try_from(day).ok());
-    date(hit.start, hit.end, single(year_of(text, year_start), month, day))
+    date(
+        hit.start,
+        hit.end,
+        single(year_of(text, year_start), month, day),
+    )
 }
 
 fn relative_word(cx: &Cx<'_>, p: usize) -> Option<Hit> {
@@ -549,9 +681,43 @@ fn relative_word(cx: &Cx<'_>, p: usize) -> Option<Hit> {
 
 fn read_relative_word(scan: &Scan<'_>, hit: &Hit) -> Found {
     let word = py_lower(scan.text.slice(hit.start, hit.end)).replace('’', "'");
-    let days = scan.grammar.pack.relative_days.iter().find(|(w, _)| *w == word).map(|(_, d)| *d);
+    let days = scan
+        .grammar
+        .pack
+        .relative_days
+        .iter()
+        .find(|(w, _)| *w == word)
+        .map(|(_, d)| *d);
     match days {
         Some(days) => relative_days(scan, hit.start, hit.end, days),
         None => Found::Nothing,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::kinds::testing::{atoms, read};
+
+    #[test]
+    fn written_and_numeric_dates() {
+        let found = read("On March 3, 2025 and 14 April and 2025-04-15T14:05:00Z.");
+        let readings: Vec<&str> = found.iter().map(|(_, _, r)| r.as_str()).collect();
+        assert_eq!(
+            readings,
+            [
+                "[(Some(2025), Some(3), Some(3))]",
+                "[(None, Some(4), Some(14))]",
+                "[(Some(2025), Some(4), Some(15))]"
+            ]
+        );
+        assert_eq!(atoms("am 03.04.2025", "de-DE").len(), 1);
+    }
+
+    #[test]
+    fn ranges_relative_days_and_word_months() {
+        assert_eq!(read("1810–1865").len(), 2);
+        assert_eq!(read("3 days ago")[0].2, "[(Some(2025), Some(4), Some(12))]");
+        assert!(read("up to 30 may attend").is_empty());
+        assert_eq!(read("due may 30")[0].1, "may 30");
     }
 }

@@ -21,8 +21,18 @@ impl Kind for Identifiers {
 static BRANCHES: [Branch; 12] = [
     branch("ticket", Family::AfterMark, ticket, read_ticket),
     branch("hashtag", Family::AfterMark, hashtag, read_hashtag),
-    branch("phoneparen", Family::AfterMark, phone_paren, read_marked_phone),
-    branch("phoneintl", Family::AfterMark, phone_international, read_marked_phone),
+    branch(
+        "phoneparen",
+        Family::AfterMark,
+        phone_paren,
+        read_marked_phone,
+    ),
+    branch(
+        "phoneintl",
+        Family::AfterMark,
+        phone_international,
+        read_marked_phone,
+    ),
     branch("uuid", Family::Hex, uuid, read_uuid),
     branch("hexword", Family::Hex, hex_word, read_hex_word),
     branch("phone", Family::Separated, phone, read_phone),
@@ -42,7 +52,13 @@ const fn branch(
     attempt: fn(&Cx<'_>, usize) -> Option<Hit>,
     read: fn(&Scan<'_>, &Hit) -> Found,
 ) -> Branch {
-    Branch { name, family, yields: false, attempt, read }
+    Branch {
+        name,
+        family,
+        yields: false,
+        attempt,
+        read,
+    }
 }
 
 /// Well-known standards, models, names and English prefixes whose codes are not ids.
@@ -101,7 +117,12 @@ fn ticket_prefix_start(text: &Text<'_>, dash: usize, floor: usize) -> Option<usi
     if digits > 4 {
         return None;
     }
-    let letters = head.iter().rev().skip(digits).take_while(|b| b.is_ascii_alphabetic()).count();
+    let letters = head
+        .iter()
+        .rev()
+        .skip(digits)
+        .take_while(|b| b.is_ascii_alphabetic())
+        .count();
     if !(2..=12).contains(&letters) {
         return None;
     }
@@ -120,11 +141,17 @@ fn read_ticket(scan: &Scan<'_>, hit: &Hit) -> Found {
     };
     let prefix = text.slice(start, code_start - 1);
     let code = text.slice(code_start, end);
-    let named = prefix.trim_end_matches(|c: char| c.is_ascii_digit()).to_ascii_lowercase();
+    let named = prefix
+        .trim_end_matches(|c: char| c.is_ascii_digit())
+        .to_ascii_lowercase();
     let all_digits = !code.is_empty() && code.bytes().all(|b| b.is_ascii_digit());
     if NOT_TICKET_PREFIXES.contains(&named.as_str()) {
         let is_year = code.len() == 4 && all_digits && ("1900"..="2099").contains(&code);
-        return if is_year { Found::One(year_atom(text, code_start, end)) } else { Found::Nothing };
+        return if is_year {
+            Found::One(year_atom(text, code_start, end))
+        } else {
+            Found::Nothing
+        };
     }
     let digits = code.bytes().filter(u8::is_ascii_digit).count();
     // A code of one or two digits is a ticket only behind capital letters ("PROJ-12").
@@ -132,7 +159,12 @@ fn read_ticket(scan: &Scan<'_>, hit: &Hit) -> Found {
     if digits < TICKET_MIN_CODE_DIGITS && !short {
         return Found::Nothing;
     }
-    identifier(start, end, format!("{prefix}-{code}").to_ascii_uppercase(), "ticket")
+    identifier(
+        start,
+        end,
+        format!("{prefix}-{code}").to_ascii_uppercase(),
+        "ticket",
+    )
 }
 
 fn hashtag(cx: &Cx<'_>, p: usize) -> Option<Hit> {
@@ -163,7 +195,10 @@ fn phone_paren(cx: &Cx<'_>, p: usize) -> Option<Hit> {
     if text.byte_is(at, b' ') {
         at += 1;
     }
-    if text.digits(at, 3) != 3 || !text.at_in(at + 3, &['-', '.', ' ']) || text.digits(at + 4, 4) != 4 {
+    if text.digits(at, 3) != 3
+        || !text.at_in(at + 3, &['-', '.', ' '])
+        || text.digits(at + 4, 4) != 4
+    {
         return None;
     }
     let end = at + 8;
@@ -177,7 +212,10 @@ fn phone_international(cx: &Cx<'_>, p: usize) -> Option<Hit> {
     }
     let before = text.back(p, 2);
     if before.is_some_and(|c| is_word(c) || c == '+')
-        || (before == Some('.') && text.back(p, 3).is_some_and(|c| c.is_ascii_digit() || c == '.'))
+        || (before == Some('.')
+            && text
+                .back(p, 3)
+                .is_some_and(|c| c.is_ascii_digit() || c == '.'))
     {
         return None;
     }
@@ -267,7 +305,10 @@ fn hex_word(cx: &Cx<'_>, p: usize) -> Option<Hit> {
         return None;
     }
     let letter = p + 1 + text.digits(p + 1, usize::MAX);
-    if !text.at(letter).is_some_and(|c| matches!(c, 'a'..='f' | 'A'..='F')) {
+    if !text
+        .at(letter)
+        .is_some_and(|c| matches!(c, 'a'..='f' | 'A'..='F'))
+    {
         return None;
     }
     let end = letter + 1 + text.run(letter + 1, usize::MAX, is_hex);
@@ -285,13 +326,17 @@ fn phone(cx: &Cx<'_>, p: usize) -> Option<Hit> {
     let text = &cx.text;
     let before = text.back(p, 1);
     if before == Some('+')
-        || (before == Some('.') && text.back(p, 2).is_some_and(|c| c.is_ascii_digit() || c == '.'))
+        || (before == Some('.')
+            && text
+                .back(p, 2)
+                .is_some_and(|c| c.is_ascii_digit() || c == '.'))
     {
         return None;
     }
     let q = p + 1;
     let grouped = |at: usize, widths: &[usize], separator: Option<char>| -> Option<usize> {
-        let separator = separator.or_else(|| text.at(at).filter(|c| matches!(c, '-' | '.' | ' ')))?;
+        let separator =
+            separator.or_else(|| text.at(at).filter(|c| matches!(c, '-' | '.' | ' ')))?;
         let mut at = at;
         for width in widths {
             if text.at(at) != Some(separator) || text.digits(at + 1, *width) != *width {
@@ -354,7 +399,11 @@ fn read_ip(scan: &Scan<'_>, hit: &Hit) -> Found {
     if octets.iter().any(|octet| *octet > 255) {
         return Found::Nothing;
     }
-    let normalized = octets.iter().map(i64::to_string).collect::<Vec<_>>().join(".");
+    let normalized = octets
+        .iter()
+        .map(i64::to_string)
+        .collect::<Vec<_>>()
+        .join(".");
     identifier(hit.start, hit.end, normalized, "ip")
 }
 
@@ -428,7 +477,12 @@ fn after_currency_code(text: &Text<'_>, p: usize) -> bool {
 
 /// Length of the run of ASCII capitals before `p`, at most five.
 fn capitals_before(text: &Text<'_>, p: usize) -> usize {
-    text.slice(0, p).bytes().rev().take(5).take_while(u8::is_ascii_uppercase).count()
+    text.slice(0, p)
+        .bytes()
+        .rev()
+        .take(5)
+        .take_while(u8::is_ascii_uppercase)
+        .count()
 }
 
 fn code(cx: &Cx<'_>, p: usize) -> Option<Hit> {
@@ -489,9 +543,18 @@ fn read_hex_inside(scan: &Scan<'_>, hit: &Hit) -> Found {
     let text = &scan.text;
     let (digit_start, end) = (hit.start, hit.end);
     // The hex run left of the digit: at most 128 characters, not glued to a word or "-".
-    let run = text.slice(0, digit_start).bytes().rev().take(129).take_while(u8::is_ascii_hexdigit).count();
+    let run = text
+        .slice(0, digit_start)
+        .bytes()
+        .rev()
+        .take(129)
+        .take_while(u8::is_ascii_hexdigit)
+        .count();
     let start = digit_start - run;
-    if run > 128 || text.back(start, 1).is_some_and(|c| is_word(c) || c == '-') || start < scan.floor {
+    if run > 128
+        || text.back(start, 1).is_some_and(|c| is_word(c) || c == '-')
+        || start < scan.floor
+    {
         return Found::Nothing;
     }
     let token = text.slice(start, end).to_ascii_lowercase();
@@ -513,7 +576,10 @@ fn is_uuid(token: &str) -> bool {
     let parts: Vec<&str> = token.split('-').collect();
     parts.len() == 5
         && parts.iter().zip([8, 4, 4, 4, 12]).all(|(part, width)| {
-            part.len() == width && part.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+            part.len() == width
+                && part
+                    .bytes()
+                    .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
         })
 }
 
@@ -554,4 +620,36 @@ fn v_version(cx: &Cx<'_>, p: usize) -> Option<Hit> {
 fn read_v_version(scan: &Scan<'_>, hit: &Hit) -> Found {
     let normalized = scan.text.slice(hit.start, hit.end).to_ascii_lowercase();
     identifier(hit.start - 1, hit.end, normalized, "version")
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::kinds::testing::read;
+
+    fn forms(text: &str) -> Vec<String> {
+        read(text).into_iter().map(|(_, _, form)| form).collect()
+    }
+
+    #[test]
+    fn tickets_codes_and_not_tickets() {
+        assert_eq!(
+            forms("INV-2210, PROJ-12, KX750"),
+            ["ticket INV-2210", "ticket PROJ-12", "ticket KX-750"]
+        );
+        assert!(forms("ISO-8601 and Phase-2 and SHA256").is_empty());
+    }
+
+    #[test]
+    fn phones_addresses_hashes_versions() {
+        assert_eq!(
+            forms("(555) 123-4567 / +1 555 123 4567 / 192.168.001.1"),
+            ["phone 5551234567", "phone 5551234567", "ip 192.168.1.1"]
+        );
+        assert_eq!(forms("a3f5c9d v1.2.3"), ["hash a3f5c9d", "version 1.2.3"]);
+        assert_eq!(
+            forms("mail Ann.Lee@Example.COM."),
+            ["email ann.lee@example.com"]
+        );
+        assert_eq!(forms("see https://Example.com/a)."), ["url example.com/a"]);
+    }
 }

@@ -47,7 +47,11 @@ pub struct Hit {
 
 impl Hit {
     pub fn new(start: usize, end: usize) -> Hit {
-        Hit { start, end, marks: [0; 6] }
+        Hit {
+            start,
+            end,
+            marks: [0; 6],
+        }
     }
 
     pub fn with(start: usize, end: usize, marks: &[usize]) -> Hit {
@@ -134,18 +138,66 @@ pub fn branches_of(family: Family) -> &'static [&'static Branch] {
                 let mut branches: Vec<(bool, u8, usize, &'static Branch)> = REGISTRY
                     .iter()
                     .flat_map(|entry| {
-                        entry.kind.branches().iter().enumerate().map(|(index, branch)| {
-                            (branch.yields, entry.priority, index, branch)
-                        })
+                        entry
+                            .kind
+                            .branches()
+                            .iter()
+                            .enumerate()
+                            .map(|(index, branch)| (branch.yields, entry.priority, index, branch))
                     })
                     .filter(|(_, _, _, branch)| branch.family == *family)
                     .collect();
                 branches.sort_by_key(|(yields, priority, index, _)| (*yields, *priority, *index));
-                (*family, branches.into_iter().map(|(_, _, _, b)| b).collect())
+                (
+                    *family,
+                    branches.into_iter().map(|(_, _, _, b)| b).collect(),
+                )
             })
             .collect()
     });
     all.iter()
         .find(|(f, _)| *f == family)
         .map_or(&[], |(_, branches)| branches.as_slice())
+}
+
+#[cfg(test)]
+pub(crate) mod testing {
+    use crate::atoms::{Atom, AtomValue};
+    use crate::extract::calendar::Day;
+    use crate::extract::extract_atoms;
+    use crate::vocabulary::AtomKind;
+
+    /// The atoms of `text` in `locale` (all kinds, digit floor 4, anchored on 2025-04-15).
+    pub fn atoms(text: &str, locale: &str) -> Vec<Atom> {
+        let kinds: Vec<&str> = AtomKind::ALL.iter().map(|k| k.as_str()).collect();
+        let anchor = Some(Day {
+            year: 2025,
+            month: 4,
+            day: 15,
+        });
+        extract_atoms(text, locale, 4, &kinds, anchor).unwrap_or_default()
+    }
+
+    /// (kind, written text, normalised form or value) of each atom of `text`, in en-US.
+    pub fn read(text: &str) -> Vec<(&'static str, String, String)> {
+        atoms(text, "en-US")
+            .iter()
+            .map(|atom| {
+                let written = text
+                    .get(atom.start..atom.end)
+                    .unwrap_or_default()
+                    .to_owned();
+                let value = match &atom.value {
+                    AtomValue::Quantity(q) => format!(
+                        "{} {:?}",
+                        q.value,
+                        q.currency.as_deref().or(q.unit.as_deref())
+                    ),
+                    AtomValue::Date(d) => format!("{:?}", d.readings),
+                    AtomValue::Identifier(i) => format!("{} {}", i.shape, i.normalized),
+                };
+                (atom.kind.as_str(), written, value)
+            })
+            .collect()
+    }
 }

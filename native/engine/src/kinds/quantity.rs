@@ -54,18 +54,22 @@ fn glued(cx: &Cx<'_>, p: usize) -> Option<Hit> {
     let q = p + 1;
     let pack = cx.grammar.pack;
     let mark_at = q + text.digits(q, usize::MAX);
-    let is_mark = |c: char| c == '.' || c == ',' || c == pack.decimal || pack.group_separators.contains(&c);
+    let is_mark =
+        |c: char| c == '.' || c == ',' || c == pack.decimal || pack.group_separators.contains(&c);
     let mark = text.at(mark_at).filter(|c| is_mark(*c))?;
     if !text.digit_at(mark_at + mark.len_utf8()) || three_capitals_before(text, p) {
         return None;
     }
-    core_ends(text, pack, q).into_iter().find(|end| !text.digit_at(*end)).map(|end| Hit::new(p, end))
+    core_ends(text, pack, q)
+        .into_iter()
+        .find(|end| !text.digit_at(*end))
+        .map(|end| Hit::new(p, end))
 }
 
 /// `(?![\w]|\.[0-9])` after a figure (`[.,]` where "," is the decimal mark).
 fn figure_ends(text: &Text<'_>, decimal: char, at: usize) -> bool {
     let mark = text.byte_is(at, b'.') || (decimal != '.' && text.byte_is(at, b','));
-    !text.at(at).is_some_and(is_word) && !(mark && text.digit_at(at + 1))
+    !(text.at(at).is_some_and(is_word) || (mark && text.digit_at(at + 1)))
 }
 
 /// The oracle's `_short_bare` guard: a bare figure of fewer than `short` digits with nothing
@@ -106,8 +110,11 @@ fn short_bare(cx: &Cx<'_>, p: usize) -> bool {
         return true;
     }
     if SPACES.contains(&c) {
-        let space_group = pack.group_separators.iter().any(|g| is_space(*g)) && text.digits(next, 3) == 3;
-        let follows = text.at(next).is_some_and(|n| is_letterish(n) || grammar.suffix_starts.contains(&n));
+        let space_group =
+            pack.group_separators.iter().any(|g| is_space(*g)) && text.digits(next, 3) == 3;
+        let follows = text
+            .at(next)
+            .is_some_and(|n| is_letterish(n) || grammar.suffix_starts.contains(&n));
         if !follows && !space_group {
             return true;
         }
@@ -119,13 +126,18 @@ fn figure(cx: &Cx<'_>, p: usize) -> Option<Hit> {
     let text = &cx.text;
     let before = text.back(p, 1);
     let free = !before.is_some_and(|c| is_word(c) || c == '.') || three_capitals_before(text, p);
-    let hyphenated = before.is_some_and(|c| c == '-' || c == '–') && text.back(p, 2).is_some_and(is_letterish);
+    let hyphenated =
+        before.is_some_and(|c| c == '-' || c == '–') && text.back(p, 2).is_some_and(is_letterish);
     if !free || hyphenated || short_bare(cx, p) {
         return None;
     }
     let grammar = cx.grammar;
     let decimal = grammar.pack.decimal;
-    let space = |at: usize| text.at(at).filter(|c| SPACES.contains(c)).map(|c| at + c.len_utf8());
+    let space = |at: usize| {
+        text.at(at)
+            .filter(|c| SPACES.contains(c))
+            .map(|c| at + c.len_utf8())
+    };
     let word_ends = |at: usize| !text.at(at).is_some_and(is_letterish);
     for core_end in core_ends(text, grammar.pack, p + 1) {
         for suffix_start in space(core_end).into_iter().chain([core_end]) {
@@ -136,7 +148,13 @@ fn figure(cx: &Cx<'_>, p: usize) -> Option<Hit> {
                 for currency_start in space(suffix_end).into_iter().chain([suffix_end]) {
                     for (_, currency_end) in grammar.currency_words.at(text, currency_start) {
                         if word_ends(currency_end) && figure_ends(text, decimal, currency_end) {
-                            let marks = [core_end, suffix_start, suffix_end, currency_start, currency_end];
+                            let marks = [
+                                core_end,
+                                suffix_start,
+                                suffix_end,
+                                currency_start,
+                                currency_end,
+                            ];
                             return Some(Hit::with(p, currency_end, &marks));
                         }
                     }
@@ -171,7 +189,9 @@ fn split(grammar: &Grammar, core: &str) -> (String, String) {
         }
     }
     let head = if head.chars().count() > 3 {
-        head.chars().filter(|c| !pack.group_separators.contains(c)).collect()
+        head.chars()
+            .filter(|c| !pack.group_separators.contains(c))
+            .collect()
     } else {
         head.to_owned()
     };
@@ -184,8 +204,16 @@ fn read_figure(scan: &Scan<'_>, hit: &Hit) -> Found {
     let floor = scan.floor;
     let (start, mut end) = (hit.start, hit.end);
     let [core_end, suffix_start, suffix_end, currency_start, currency_end, ..] = hit.marks;
-    let before = if start > floor { text.back(start, 1).unwrap_or('\n') } else { '\n' };
-    let two_before = if text.back_pos(start, 1) > floor { text.back(start, 2).unwrap_or('\n') } else { '\n' };
+    let before = if start > floor {
+        text.back(start, 1).unwrap_or('\n')
+    } else {
+        '\n'
+    };
+    let two_before = if text.back_pos(start, 1) > floor {
+        text.back(start, 2).unwrap_or('\n')
+    } else {
+        '\n'
+    };
     let led = LEAD_CHARS.contains(&before)
         || is_alpha(before)
         || (SPACES.contains(&before) && (LEAD_CHARS.contains(&two_before) || is_upper(two_before)));
@@ -197,7 +225,9 @@ fn read_figure(scan: &Scan<'_>, hit: &Hit) -> Found {
     let mut suffix = (suffix_start != NONE)
         .then(|| grammar.suffixes.get(text.slice(suffix_start, suffix_end)))
         .flatten();
-    if suffix.is_some_and(|s| s.role == Role::GluedUnit) && text.at(core_end).is_some_and(|c| SPACES.contains(&c)) {
+    if suffix.is_some_and(|s| s.role == Role::GluedUnit)
+        && text.at(core_end).is_some_and(|c| SPACES.contains(&c))
+    {
         suffix = None; // "5 s": single-letter units count only when glued
         end = core_end;
     }
@@ -218,11 +248,22 @@ fn read_figure(scan: &Scan<'_>, hit: &Hit) -> Found {
     let (mut lead, mut negative, mut hedged, mut currency) = (0, false, false, None::<String>);
     let hedge_before = SPACES.contains(&before) && {
         let window = text.slice(text.back_pos(start, HEDGE_REACH), text.back_pos(start, 1));
-        grammar.hedge_tails.iter().any(|tail| window.ends_with(tail.as_str()))
+        grammar
+            .hedge_tails
+            .iter()
+            .any(|tail| window.ends_with(tail.as_str()))
     };
     if led || before == '~' || before == '≈' || hedge_before {
-        let reversed: Vec<char> = text.slice(text.back_pos(start, LEFT_WINDOW), start).chars().rev().collect();
-        let left = read_left(grammar, &reversed, text.chars_back(start, floor, LEFT_WINDOW + 1));
+        let reversed: Vec<char> = text
+            .slice(text.back_pos(start, LEFT_WINDOW), start)
+            .chars()
+            .rev()
+            .collect();
+        let left = read_left(
+            grammar,
+            &reversed,
+            text.chars_back(start, floor, LEFT_WINDOW + 1),
+        );
         (lead, negative, hedged) = (left.lead, left.negative, left.hedged);
         currency = left.currency.map(str::to_owned);
         if is_alpha(before) && currency.is_none() {
@@ -267,12 +308,87 @@ fn read_figure(scan: &Scan<'_>, hit: &Hit) -> Found {
     let mut atom_start = text.back_pos(start, lead);
     // "( 1,234 )": a tokenised accounting negative. Unspaced "(1,234)" stays an aside.
     let opening = text.back_pos(atom_start, 2);
-    let opened = text.back(atom_start, 2).is_some() && opening >= floor && text.slice(opening, atom_start) == "( ";
+    let opened = text.back(atom_start, 2).is_some()
+        && opening >= floor
+        && text.slice(opening, atom_start) == "( ";
     if text.slice(end, end + 2) == " )" && opened {
         negative = true;
         atom_start = opening;
         end += 2;
     }
-    let value = quantity(&int_digits, &frac, exponent, negative, hedged, currency, unit);
-    Found::One(Atom { kind, start: atom_start, end, value: AtomValue::Quantity(value) })
+    let value = quantity(
+        &int_digits,
+        &frac,
+        exponent,
+        negative,
+        hedged,
+        currency,
+        unit,
+    );
+    Found::One(Atom {
+        kind,
+        start: atom_start,
+        end,
+        value: AtomValue::Quantity(value),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::kinds::testing::read;
+
+    fn one(text: &str) -> (&'static str, String, String) {
+        let atoms = read(text);
+        assert_eq!(atoms.len(), 1, "{text}: {atoms:?}");
+        atoms.into_iter().next().unwrap_or_default()
+    }
+
+    #[test]
+    fn money_with_magnitudes_and_currencies() {
+        assert_eq!(
+            one("Revenue was $1.24 million."),
+            (
+                "money",
+                "$1.24 million".into(),
+                "1240000 Some(\"USD\")".into()
+            )
+        );
+        assert_eq!(
+            one("paid US$250MM"),
+            ("money", "US$250MM".into(), "250000000 Some(\"USD\")".into())
+        );
+        assert_eq!(
+            one("costs 12 EUR"),
+            ("money", "12 EUR".into(), "12 Some(\"EUR\")".into())
+        );
+    }
+
+    #[test]
+    fn percents_units_and_accounting_negatives() {
+        assert_eq!(
+            one("up 15.3%"),
+            ("percent", "15.3%".into(), "15.3 Some(\"%\")".into())
+        );
+        assert_eq!(
+            one("cut 25 bps"),
+            ("percent", "25 bps".into(), "0.25 Some(\"pp\")".into())
+        );
+        assert_eq!(
+            one("took 10m"),
+            ("number", "10m".into(), "10 Some(\"m\")".into())
+        );
+        assert_eq!(
+            one("loss ( 1,234 )"),
+            ("number", "( 1,234 )".into(), "-1234 None".into())
+        );
+    }
+
+    #[test]
+    fn short_glued_and_bare_figures_are_dropped() {
+        assert!(read("xyz1234 and 9MM and 123").is_empty());
+        assert_eq!(
+            one("in 1810"),
+            ("date", "1810".into(), "[(Some(1810), None, None)]".into())
+        );
+    }
 }
