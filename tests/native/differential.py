@@ -170,9 +170,25 @@ ANCHORS: tuple[datetime.date | None, ...] = (
 )
 
 
+# Characters of figures, dates and identifiers, for soups where every position is a candidate.
+SOUP = "0123456789" * 4 + ",.,.:/-–—%$€£#@+()kMBbmsxTZaev '\u00a0\u202f\n_&~≈²٣１İıſΣé"
+
+
+def random_soup(rng: random.Random, size: int) -> str:
+    return "".join(rng.choice(SOUP) for _ in range(size))
+
+
 def generate_extract(rng: random.Random) -> ExtractCase:
+    """Piece joins (short or long, so windows and floors are crossed) or a character soup."""
+    shape = rng.random()
+    if shape < 0.6:
+        text = random_text(rng, rng.randint(1, 40))
+    elif shape < 0.8:
+        text = random_text(rng, rng.randint(40, 200))
+    else:
+        text = random_soup(rng, rng.randint(1, 120))
     return ExtractCase(
-        random_text(rng, rng.randint(1, 40)),
+        text,
         rng.choice(SUPPORTED_LOCALES),
         rng.choice((0, 1, 2, 3, 4, 4, 4, 5, 7)),
         rng.choice(KIND_SUBSETS),

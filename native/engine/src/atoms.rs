@@ -10,8 +10,8 @@ pub struct Quantity {
     pub value: f64,
     pub tolerance: f64,
     pub digits: String,
-    pub currency: Option<String>,
-    pub unit: Option<String>,
+    pub currency: Option<&'static str>,
+    pub unit: Option<&'static str>,
     pub hedged: bool,
 }
 

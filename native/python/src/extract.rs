@@ -26,8 +26,8 @@ fn atom_tuple<'py>(
             q.value,
             q.tolerance,
             q.digits.as_str(),
-            q.currency.as_deref(),
-            q.unit.as_deref(),
+            q.currency,
+            q.unit,
             q.hedged,
         )
             .into_pyobject(py)?

@@ -119,14 +119,14 @@ pub enum Role {
 pub struct Suffix {
     pub role: Role,
     pub exponent: i32,
-    pub label: Option<String>,
+    pub label: Option<&'static str>,
 }
 
-fn suffix(role: Role, exponent: i32, label: Option<&str>) -> Suffix {
+fn suffix(role: Role, exponent: i32, label: Option<&'static str>) -> Suffix {
     Suffix {
         role,
         exponent,
-        label: label.map(str::to_owned),
+        label,
     }
 }
 
@@ -213,6 +213,8 @@ pub struct Grammar {
     pub hedge_words: Vec<String>,
     pub hedge_signs: Vec<char>,
     pub hedge_tails: Vec<String>,
+    /// The same spellings by their last character (the character before the figure's space).
+    pub hedge_tails_by_last: HashMap<char, Vec<String>>,
     /// Bytes a match may start at: digits and the initials of the words that start a date.
     anchors: [bool; 256],
     anchors_anchored: [bool; 256],
@@ -276,6 +278,15 @@ fn build(pack: &'static Pack) -> Grammar {
     relative.extend(relative.clone().iter().map(|w| w.replace('\'', "’")));
     let hedge_tails = any_case(pack.hedges.iter().copied());
     let relative_words = Words::new(relative);
+    let mut hedge_tails_by_last: HashMap<char, Vec<String>> = HashMap::new();
+    for tail in &hedge_tails {
+        if let Some(last) = tail.chars().last() {
+            hedge_tails_by_last
+                .entry(last)
+                .or_default()
+                .push(tail.clone());
+        }
+    }
     let anchors = anchor_table(months_titled.initials());
     let anchors_anchored = anchor_table(months_titled.initials().chain(relative_words.initials()));
     Grammar {
@@ -306,6 +317,7 @@ fn build(pack: &'static Pack) -> Grammar {
             .flat_map(|h| h.chars())
             .collect(),
         hedge_tails,
+        hedge_tails_by_last,
         suffixes,
     }
 }

@@ -5,9 +5,35 @@
 use super::locales::Pack;
 use super::text::Text;
 
+/// Up to five ends of a number core, in backtracking order (no allocation on the hot path).
+#[derive(Default)]
+pub struct Ends {
+    ends: [usize; 5],
+    len: usize,
+}
+
+impl Ends {
+    fn push(&mut self, end: usize) {
+        if let Some(slot) = self.ends.get_mut(self.len) {
+            *slot = end;
+            self.len += 1;
+        }
+    }
+
+    fn extend(&mut self, end: Option<usize>) {
+        if let Some(end) = end {
+            self.push(end);
+        }
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        self.ends.iter().take(self.len).copied()
+    }
+}
+
 /// Every end of the number core at `q` (after the first digit), in backtracking order.
-pub fn core_ends(text: &Text<'_>, pack: &Pack, q: usize) -> Vec<usize> {
-    let mut out = Vec::with_capacity(5);
+pub fn core_ends(text: &Text<'_>, pack: &Pack, q: usize) -> Ends {
+    let mut out = Ends::default();
     let decimal = |at: usize, mark: char| {
         let digits = text.digits(at + 1, 15);
         (text.at(at) == Some(mark) && digits > 0).then_some(at + 1 + digits)

@@ -155,8 +155,8 @@ pub fn branches_of(family: Family) -> &'static [&'static Branch] {
             })
             .collect()
     });
-    all.iter()
-        .find(|(f, _)| *f == family)
+    // FAMILIES lists every family in declaration order: `family as usize` is its index.
+    all.get(family as usize)
         .map_or(&[], |(_, branches)| branches.as_slice())
 }
 
@@ -188,11 +188,7 @@ pub(crate) mod testing {
                     .unwrap_or_default()
                     .to_owned();
                 let value = match &atom.value {
-                    AtomValue::Quantity(q) => format!(
-                        "{} {:?}",
-                        q.value,
-                        q.currency.as_deref().or(q.unit.as_deref())
-                    ),
+                    AtomValue::Quantity(q) => format!("{} {:?}", q.value, q.currency.or(q.unit)),
                     AtomValue::Date(d) => format!("{:?}", d.readings),
                     AtomValue::Identifier(i) => format!("{} {}", i.shape, i.normalized),
                 };

@@ -1,6 +1,8 @@
 //! Money, percents and numbers (and the bare years a figure turns out to be): the oracle's
 //! figure branch of `grammar.py`, `Scan.quantity`, `_split` and `quantities.py`.
 
+use std::borrow::Cow;
+
 use super::{Branch, Family, Found, Hit, Kind};
 use crate::atoms::{Atom, AtomValue};
 use crate::extract::chars::{is_alpha, is_letterish, is_space, is_upper, is_word};
@@ -61,7 +63,7 @@ fn glued(cx: &Cx<'_>, p: usize) -> Option<Hit> {
         return None;
     }
     core_ends(text, pack, q)
-        .into_iter()
+        .iter()
         .find(|end| !text.digit_at(*end))
         .map(|end| Hit::new(p, end))
 }
@@ -139,7 +141,7 @@ fn figure(cx: &Cx<'_>, p: usize) -> Option<Hit> {
             .map(|c| at + c.len_utf8())
     };
     let word_ends = |at: usize| !text.at(at).is_some_and(is_letterish);
-    for core_end in core_ends(text, grammar.pack, p + 1) {
+    for core_end in core_ends(text, grammar.pack, p + 1).iter() {
         for suffix_start in space(core_end).into_iter().chain([core_end]) {
             for (_, suffix_end) in grammar.suffix_words.at(text, suffix_start) {
                 if !word_ends(suffix_end) {
@@ -175,7 +177,7 @@ fn figure(cx: &Cx<'_>, p: usize) -> Option<Hit> {
 const NONE: usize = usize::MAX;
 
 /// (integer digits, fraction digits) of a figure as written in the locale.
-fn split(grammar: &Grammar, core: &str) -> (String, String) {
+fn split<'t>(grammar: &Grammar, core: &'t str) -> (Cow<'t, str>, &'t str) {
     let pack = grammar.pack;
     let (mut head, mut frac) = match core.split_once(pack.decimal) {
         Some((head, frac)) => (head, frac),
@@ -188,14 +190,17 @@ fn split(grammar: &Grammar, core: &str) -> (String, String) {
             }
         }
     }
-    let head = if head.chars().count() > 3 {
-        head.chars()
-            .filter(|c| !pack.group_separators.contains(c))
-            .collect()
+    let grouped = head.chars().count() > 3 && head.contains(pack.group_separators);
+    let head = if grouped {
+        Cow::Owned(
+            head.chars()
+                .filter(|c| !pack.group_separators.contains(c))
+                .collect(),
+        )
     } else {
-        head.to_owned()
+        Cow::Borrowed(head)
     };
-    (head, frac.to_owned())
+    (head, frac)
 }
 
 fn read_figure(scan: &Scan<'_>, hit: &Hit) -> Found {
@@ -231,27 +236,26 @@ fn read_figure(scan: &Scan<'_>, hit: &Hit) -> Found {
         suffix = None; // "5 s": single-letter units count only when glued
         end = core_end;
     }
-    let int_len = int_digits.chars().count();
+    let int_len = int_digits.len(); // ASCII digits
     let is_year = suffix.is_none()
         && core_chars == int_len
         && int_len == 4
-        && int_digits.as_str() <= "2099"
-        && (int_digits.as_str() >= "1900"
-            || (int_digits.as_str() >= "1000" && in_year_context(text, start, floor)));
+        && &*int_digits <= "2099"
+        && (&*int_digits >= "1900"
+            || (&*int_digits >= "1000" && in_year_context(text, start, floor)));
     if is_year && !led {
         return Found::One(year_atom(text, start, end));
     }
-    let digits = int_len + frac.chars().count();
+    let digits = int_len + frac.len();
     if suffix.is_none() && !led && digits < scan.min_digits {
         return Found::Nothing;
     }
-    let (mut lead, mut negative, mut hedged, mut currency) = (0, false, false, None::<String>);
+    let (mut lead, mut negative, mut hedged, mut currency) = (0, false, false, None);
     let hedge_before = SPACES.contains(&before) && {
         let window = text.slice(text.back_pos(start, HEDGE_REACH), text.back_pos(start, 1));
-        grammar
-            .hedge_tails
-            .iter()
-            .any(|tail| window.ends_with(tail.as_str()))
+        let last = window.chars().last();
+        let tails = last.and_then(|last| grammar.hedge_tails_by_last.get(&last));
+        tails.is_some_and(|tails| tails.iter().any(|tail| window.ends_with(tail.as_str())))
     };
     if led || before == '~' || before == '≈' || hedge_before {
         let reversed: Vec<char> = text
@@ -265,33 +269,33 @@ fn read_figure(scan: &Scan<'_>, hit: &Hit) -> Found {
             text.chars_back(start, floor, LEFT_WINDOW + 1),
         );
         (lead, negative, hedged) = (left.lead, left.negative, left.hedged);
-        currency = left.currency.map(str::to_owned);
+        currency = left.currency;
         if is_alpha(before) && currency.is_none() {
             return Found::Nothing; // glued to a word that is not a currency code ("ABC1234")
         }
     }
     if currency_start != NONE && currency.is_none() {
         let written = text.slice(currency_start, currency_end);
-        currency = grammar.suffixes.get(written).and_then(|s| s.label.clone());
+        currency = grammar.suffixes.get(written).and_then(|s| s.label);
     }
-    let (mut exponent, mut unit, mut kind) = (0i64, None::<String>, AtomKind::Number);
+    let (mut exponent, mut unit, mut kind) = (0i64, None, AtomKind::Number);
     if let Some(suffix) = suffix {
         match suffix.role {
             Role::Percent => {
                 kind = AtomKind::Percent;
                 exponent = i64::from(suffix.exponent);
-                unit = suffix.label.clone();
+                unit = suffix.label;
             }
             Role::Currency => {
                 if currency.is_none() {
-                    currency = suffix.label.clone();
+                    currency = suffix.label;
                 }
             }
             Role::Magnitude => exponent = i64::from(suffix.exponent),
             Role::MoneyMagnitude if currency.is_some() => exponent = i64::from(suffix.exponent),
-            Role::MoneyMagnitude | Role::Unit | Role::GluedUnit => match &suffix.label {
+            Role::MoneyMagnitude | Role::Unit | Role::GluedUnit => match suffix.label {
                 None => return Found::Nothing, // "$250MM" is money; "9MM" is no figure at all
-                Some(label) => unit = Some(label.clone()), // "10m" is ten metres
+                Some(label) => unit = Some(label), // "10m" is ten metres
             },
         }
     }
@@ -318,7 +322,7 @@ fn read_figure(scan: &Scan<'_>, hit: &Hit) -> Found {
     }
     let value = quantity(
         &int_digits,
-        &frac,
+        frac,
         exponent,
         negative,
         hedged,
