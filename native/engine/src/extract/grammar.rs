@@ -6,7 +6,7 @@ use std::sync::OnceLock;
 
 use super::chars::is_word;
 use super::locales::{pack_for, Pack, SUPPORTED_LOCALES};
-use super::words::{any_case, capitalize, Words};
+use super::words::{any_case, capitalize, CharMap, Words};
 
 pub const CURRENCY_SYMBOLS: &[(char, &str)] = &[
     ('$', "USD"),
@@ -214,7 +214,7 @@ pub struct Grammar {
     pub hedge_signs: Vec<char>,
     pub hedge_tails: Vec<String>,
     /// The same spellings by their last character (the character before the figure's space).
-    pub hedge_tails_by_last: HashMap<char, Vec<String>>,
+    pub hedge_tails_by_last: CharMap<Vec<String>>,
     /// Bytes a match may start at: digits and the initials of the words that start a date.
     anchors: [bool; 256],
     anchors_anchored: [bool; 256],
@@ -278,15 +278,11 @@ fn build(pack: &'static Pack) -> Grammar {
     relative.extend(relative.clone().iter().map(|w| w.replace('\'', "’")));
     let hedge_tails = any_case(pack.hedges.iter().copied());
     let relative_words = Words::new(relative);
-    let mut hedge_tails_by_last: HashMap<char, Vec<String>> = HashMap::new();
-    for tail in &hedge_tails {
-        if let Some(last) = tail.chars().last() {
-            hedge_tails_by_last
-                .entry(last)
-                .or_default()
-                .push(tail.clone());
-        }
-    }
+    let lasts = hedge_tails
+        .iter()
+        .filter_map(|tail| Some((tail.chars().last()?, tail.clone())));
+    let hedge_tails_by_last =
+        CharMap::gather(lasts, |tails: &mut Vec<String>, tail| tails.push(tail));
     let anchors = anchor_table(months_titled.initials());
     let anchors_anchored = anchor_table(months_titled.initials().chain(relative_words.initials()));
     Grammar {

@@ -251,12 +251,15 @@ fn read_figure(scan: &Scan<'_>, hit: &Hit) -> Found {
         return Found::Nothing;
     }
     let (mut lead, mut negative, mut hedged, mut currency) = (0, false, false, None);
-    let hedge_before = SPACES.contains(&before) && {
+    // A hedge word ends just before the space: its last character picks the few to compare.
+    let tails = (SPACES.contains(&before) && start >= 2)
+        .then(|| text.back(start, 2))
+        .flatten()
+        .and_then(|last| grammar.hedge_tails_by_last.get(last));
+    let hedge_before = tails.is_some_and(|tails| {
         let window = text.slice(text.back_pos(start, HEDGE_REACH), text.back_pos(start, 1));
-        let last = window.chars().last();
-        let tails = last.and_then(|last| grammar.hedge_tails_by_last.get(&last));
-        tails.is_some_and(|tails| tails.iter().any(|tail| window.ends_with(tail.as_str())))
-    };
+        tails.iter().any(|tail| window.ends_with(tail.as_str()))
+    });
     if led || before == '~' || before == '≈' || hedge_before {
         let reversed: Vec<char> = text
             .slice(text.back_pos(start, LEFT_WINDOW), start)
