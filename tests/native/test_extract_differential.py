@@ -8,6 +8,7 @@ import datetime
 import json
 import random
 import sys
+import time
 import unicodedata
 from collections.abc import Iterator
 from pathlib import Path
@@ -240,3 +241,17 @@ def test_random_soup_agrees() -> None:
         text = "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 300)))
         for locale in SUPPORTED_LOCALES:
             assert compare_extract(ExtractCase(text, locale)) is None, text
+
+
+def test_hex_runs_read_from_inside_stay_linear() -> None:
+    # The oracle rescans the rest of a hex run from every digit after a hex letter when the run
+    # ends in a word character ("a1a1...a1x": quadratic); the engine remembers the failed run.
+    assert compare_extract(ExtractCase("a1" * 500 + "x")) is None
+    timings = []
+    for repeat in (32_768, 131_072):
+        text = "a1" * repeat + "x"
+        started = time.perf_counter()
+        _native.extract_atoms(text, "en-US", 4, list(KIND_SUBSETS[0]), None)
+        timings.append(time.perf_counter() - started)
+    assert timings[1] < 0.5
+    assert timings[1] < 10 * max(timings[0], 1e-3)  # four times the text: linear, not sixteen

@@ -2,6 +2,8 @@
 //! left to right; at each candidate character the grammar's families are tried in order and the
 //! first branch that matches is read by its kind. The scan resumes after the match, atom or not.
 
+use std::cell::Cell;
+
 use super::calendar::Day;
 use super::chars::{is_letterish, is_word};
 use super::claims::claims;
@@ -17,6 +19,8 @@ pub struct Cx<'a> {
     pub anchored: bool,
     /// Bare figures with fewer digits are dropped (at most 4); the figure branch fails them early.
     pub short: usize,
+    /// Where a hex run read from inside was already found to be no hex token (`identifier`).
+    pub hex_run_failed: Cell<Option<(usize, usize)>>,
 }
 
 /// What a kind sees while reading a match: the whole text, and where the last atom ended.
@@ -74,6 +78,7 @@ impl Scan<'_> {
             grammar: self.grammar,
             anchored: self.anchor.is_some(),
             short: self.short,
+            hex_run_failed: Cell::new(None),
         };
         let anchors = self.grammar.anchor_bytes(cx.anchored);
         let bytes = self.text.all.as_bytes();

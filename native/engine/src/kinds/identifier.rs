@@ -527,7 +527,18 @@ fn hex_inside(cx: &Cx<'_>, p: usize) -> Option<Hit> {
     if after_currency_code(text, p) {
         return None;
     }
-    let mut end = p + 1 + text.run(p + 1, usize::MAX, is_hex);
+    // Every start inside one hex run reaches the same run end, and what follows it decides: a
+    // failure is remembered for the rest of the run (the oracle rescans it: quadratic).
+    let q = p + 1;
+    if cx
+        .hex_run_failed
+        .get()
+        .is_some_and(|(from, to)| (from..=to).contains(&q))
+    {
+        return None;
+    }
+    let run_end = q + text.run(q, usize::MAX, is_hex);
+    let mut end = run_end;
     for _ in 0..4 {
         let part = text.run(end + 1, usize::MAX, is_hex);
         if !text.byte_is(end, b'-') || part == 0 {
@@ -536,7 +547,11 @@ fn hex_inside(cx: &Cx<'_>, p: usize) -> Option<Hit> {
         end += 1 + part;
     }
     let dotted_digit = text.at_in(end, &['.', ',']) && text.digit_at(end + 1);
-    (free_of_word_or_dash(text, end) && !dotted_digit).then(|| Hit::new(p, end))
+    if free_of_word_or_dash(text, end) && !dotted_digit {
+        return Some(Hit::new(p, end));
+    }
+    cx.hex_run_failed.set(Some((q, run_end)));
+    None
 }
 
 fn read_hex_inside(scan: &Scan<'_>, hit: &Hit) -> Found {
