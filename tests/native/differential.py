@@ -22,9 +22,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from otel_groundedness import _native
+from otel_groundedness.scoring import bare_years
 from otel_groundedness.scoring.atoms import ATOM_KINDS, Atom, CalendarDate, Identifier, Quantity
 from otel_groundedness.scoring.extract import SUPPORTED_LOCALES, extract_atoms
 from otel_groundedness.scoring.extract.locales import PACKS
+from otel_groundedness.scoring.sentences import sentence_spans
 
 Mismatch = tuple[Any, Any]
 
@@ -143,6 +145,7 @@ PIECES: tuple[str, ...] = (
     "2025-01", "2007-08", "1810–1865", "03/04/2025", "15.04.25", "2019 - 21",
     "https://", "http://", "www.", "example.com", "x.org/a_(b)", "mail.", "user@", "a.b@c.de",
     "é", "ß", "İ", "ı", "ſ", "K", "Σ", "ς", "ä", "ü", "ñ", "ø", "ǅ", "Ⓐ", "²", "½", "Ⅻ", "一",
+    "!", "?", "?!", "...", "e.g.", "U.S.", "etc", "Fig", "No", "vs", "Mr", "\n\n",
     "\u0301", "\u0307", "\u200b", "０", "１", "９", "٣", "۵", "߂", "𝟙", "😀", "🇫🇷", "\x1e", "\x0b",
     *_any_case(_MONTHS),
     *_any_case(_WORDS),
@@ -215,8 +218,50 @@ def texts_of(value: object) -> Iterator[str]:
             yield str(item)
 
 
+# Sentences and bare years (they read atoms only) --------------------------------------------
+
+
+def _oracle_atoms(case: ExtractCase) -> list[Atom]:
+    return extract_atoms(
+        case.text,
+        locale=case.locale,
+        min_number_digits=case.min_number_digits,
+        kinds=case.kinds,  # type: ignore[arg-type]
+        anchor=case.anchor,
+    )
+
+
+def compare_sentences(case: ExtractCase) -> Mismatch | None:
+    """Spans with the case's atoms and with none (as operand families read evidence sentences)."""
+    atoms = _oracle_atoms(case)
+    expected = [sentence_spans(case.text, atoms), sentence_spans(case.text)]
+    got = [
+        _native.sentence_spans(case.text, [(a.start, a.end) for a in atoms]),
+        _native.sentence_spans(case.text, []),
+    ]
+    return None if expected == got else (expected, got)
+
+
+def compare_bare_years(case: ExtractCase) -> Mismatch | None:
+    """(written year, year of a number) of each atom, and the slips of each year found."""
+    expected: list[tuple[int | None, int | None]] = []
+    for atom in _oracle_atoms(case):
+        number = bare_years.year_of_number(atom, atom.value) if isinstance(atom.value, Quantity) else None
+        expected.append((bare_years.written_year(atom), number))
+    options = (case.locale, case.min_number_digits, list(case.kinds), case.anchor)
+    got = _native.bare_years(case.text, *options)
+    years = sorted({year for pair in expected for year in pair if year is not None})
+    expected_slips = [bare_years.slipped_years(year) for year in years]
+    got_slips = [_native.slipped_years(year) for year in years]
+    if expected == got and expected_slips == got_slips:
+        return None
+    return (expected, expected_slips), (got, got_slips)
+
+
 SLICES: dict[str, Slice] = {
     "extract": Slice(generate_extract, compare_extract, shrink_extract),
+    "sentences": Slice(generate_extract, compare_sentences, shrink_extract),
+    "bare_years": Slice(generate_extract, compare_bare_years, shrink_extract),
 }
 
 

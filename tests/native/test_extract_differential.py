@@ -10,7 +10,7 @@ import random
 import sys
 import time
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -19,18 +19,23 @@ from hypothesis import strategies as st
 
 from benchmarks import adversarial_bench, scoring_bench
 from otel_groundedness import _native
+from otel_groundedness.scoring.bare_years import slipped_years
 from otel_groundedness.scoring.extract import SUPPORTED_LOCALES
 from tests.native.differential import (
     ANCHORS,
     KIND_SUBSETS,
     PIECES,
     ExtractCase,
+    Mismatch,
+    compare_bare_years,
     compare_extract,
+    compare_sentences,
     native_rows,
     oracle_rows,
     texts_of,
 )
 
+Compare = Callable[[ExtractCase], Mismatch | None]
 ROOT = Path(__file__).resolve().parents[2]
 DEVSETS = [
     *sorted((ROOT / "tests" / "data" / "devset").glob("*.jsonl")),
@@ -83,13 +88,13 @@ def _generator_texts() -> Iterator[str]:
         yield scoring_bench.adversarial(4096, seed)
 
 
-def _disagreements(texts: Iterator[str]) -> tuple[int, list[ExtractCase]]:
+def _disagreements(texts: Iterator[str], compare: Compare = compare_extract) -> tuple[int, list[ExtractCase]]:
     compared, failed = 0, []
     for text in dict.fromkeys(texts):
         for locale, digits, kinds, anchor in OPTIONS:
             case = ExtractCase(text, locale, digits, kinds, anchor)
             compared += 1
-            if compare_extract(case) is not None:
+            if compare(case) is not None:
                 failed.append(case)
     return compared, failed
 
@@ -255,3 +260,26 @@ def test_hex_runs_read_from_inside_stay_linear() -> None:
         timings.append(time.perf_counter() - started)
     assert timings[1] < 0.5
     assert timings[1] < 10 * max(timings[0], 1e-3)  # four times the text: linear, not sixteen
+
+
+# Sentences and bare years: engine modules that read atoms only -------------------------------
+
+
+@pytest.mark.parametrize("compare", [compare_sentences, compare_bare_years])
+def test_atom_readers_agree_on_the_dev_sets_and_bench_shapes(compare: Compare) -> None:
+    texts = [*_devset_texts(), *(_bench_texts() if BENCH_SHAPES.exists() else [])]
+    compared, failed = _disagreements(iter(texts), compare)
+    assert compared > 5_000
+    assert failed == [], failed[:3]
+
+
+def test_every_year_slips_alike() -> None:
+    assert all(_native.slipped_years(year) == slipped_years(year) for year in range(10_000))
+
+
+@settings(max_examples=2_000, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=_HOSTILE, locale=st.sampled_from(SUPPORTED_LOCALES), kinds=st.sampled_from(KIND_SUBSETS))
+def test_hostile_text_splits_and_reads_years_alike(text: str, locale: str, kinds: tuple[str, ...]) -> None:
+    case = ExtractCase(text, locale, 4, kinds, ANCHORS[1])
+    assert compare_sentences(case) is None
+    assert compare_bare_years(case) is None

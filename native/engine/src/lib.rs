@@ -5,9 +5,11 @@
 //! it returns to code points, the unit of Python's `str` and of the reports.
 
 pub mod atoms;
+pub mod bare_years;
 pub mod extract;
 pub mod kinds;
 pub mod offsets;
+pub mod sentences;
 pub mod vocabulary;
 
 /// The engine's version, reported by `otel_groundedness._native.engine_version()`.

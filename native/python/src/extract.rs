@@ -2,9 +2,11 @@
 //! atoms as tuples the Python side turns into `Atom` objects (offsets in code points).
 
 use groundedness_engine::atoms::{Atom, AtomValue};
+use groundedness_engine::bare_years as years;
 use groundedness_engine::extract::calendar::Day;
 use groundedness_engine::extract::{extract_atoms as extract, ExtractError};
 use groundedness_engine::offsets::CharOffsets;
+use groundedness_engine::sentences;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
@@ -95,6 +97,67 @@ fn extract_atoms<'py>(
     PyList::new(py, tuples)
 }
 
+/// Sentence spans of `text` (code points), given its atoms' spans (code points, sorted).
+#[pyfunction]
+fn sentence_spans(text: &str, atom_spans: Vec<(usize, usize)>) -> Vec<(usize, usize)> {
+    // Byte offset of every code point, and of the end.
+    let bytes: Vec<usize> = text
+        .char_indices()
+        .map(|(i, _)| i)
+        .chain([text.len()])
+        .collect();
+    let byte = |chars: usize| bytes.get(chars).copied().unwrap_or(text.len());
+    let atoms: Vec<(usize, usize)> = atom_spans
+        .iter()
+        .map(|(a, b)| (byte(*a), byte(*b)))
+        .collect();
+    let mut offsets = CharOffsets::new(text);
+    sentences::sentence_spans(text, &atoms)
+        .into_iter()
+        .map(|(start, end)| (offsets.of(start), offsets.of(end)))
+        .collect()
+}
+
+/// `(written_year, year_of_number)` of each atom `extract_atoms` finds with these options.
+#[pyfunction]
+#[pyo3(signature = (text, locale, min_number_digits, kinds, anchor))]
+fn bare_years<'py>(
+    text: &str,
+    locale: &str,
+    min_number_digits: &Bound<'py, PyAny>,
+    kinds: Vec<String>,
+    anchor: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Vec<(Option<i64>, Option<i64>)>> {
+    let kinds: Vec<&str> = kinds.iter().map(String::as_str).collect();
+    let atoms = extract(
+        text,
+        locale,
+        digit_floor(min_number_digits)?,
+        &kinds,
+        anchor_day(anchor)?,
+    )
+    .map_err(|error| PyValueError::new_err(error.to_string()))?;
+    Ok(atoms
+        .iter()
+        .map(|atom| {
+            let written = text.get(atom.start..atom.end).unwrap_or_default();
+            (
+                years::written_year(atom, written),
+                years::year_of_number(atom, written),
+            )
+        })
+        .collect())
+}
+
+/// Years one slip from `year` (not negative), nearest first.
+#[pyfunction]
+fn slipped_years(year: u32) -> Vec<i64> {
+    years::slipped_years(i64::from(year))
+}
+
 pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
-    module.add_function(wrap_pyfunction!(extract_atoms, module)?)
+    module.add_function(wrap_pyfunction!(extract_atoms, module)?)?;
+    module.add_function(wrap_pyfunction!(sentence_spans, module)?)?;
+    module.add_function(wrap_pyfunction!(bare_years, module)?)?;
+    module.add_function(wrap_pyfunction!(slipped_years, module)?)
 }
