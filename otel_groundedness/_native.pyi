@@ -1,5 +1,8 @@
 # Type stub of the native scoring engine (native/python/src), built by maturin.
 
+import datetime
+from typing import Any
+
 def engine_version() -> str: ...
 def vocabularies() -> list[tuple[str, list[str]]]: ...
 
@@ -124,3 +127,22 @@ def collect(
 ) -> tuple[
     list[tuple[object, ...]], list[float], list[tuple[object, ...]], bool, list[str], list[tuple[object, ...]]
 ]: ...
+
+# Extraction (native/python/src/extract.rs): atoms as (kind, text, start, end, fields), offsets in
+# code points; fields are the value's dataclass fields in order (Quantity, CalendarDate, Identifier).
+def extract_atoms(
+    text: str,
+    locale: str,
+    min_number_digits: int,
+    kinds: list[str],
+    anchor: datetime.date | None,
+) -> list[tuple[str, str, int, int, tuple[Any, ...]]]: ...
+def sentence_spans(text: str, atom_spans: list[tuple[int, int]]) -> list[tuple[int, int]]: ...
+def bare_years(
+    text: str,
+    locale: str,
+    min_number_digits: int,
+    kinds: list[str],
+    anchor: datetime.date | None,
+) -> list[tuple[int | None, int | None]]: ...
+def slipped_years(year: int) -> list[int]: ...

@@ -9,6 +9,7 @@ mod boundary;
 mod dates;
 mod derivations;
 mod evidence;
+mod extract;
 mod identifiers;
 mod numeric_group;
 mod policy;
@@ -54,6 +55,7 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     dates::register(module)?;
     derivations::register(module)?;
     evidence::register(module)?;
+    extract::register(module)?;
     identifiers::register(module)?;
     numeric_group::register(module)?;
     policy::register(module)?;
