@@ -30,6 +30,8 @@ from tests.native.differential import (
     compare_bare_years,
     compare_extract,
     compare_sentences,
+    compare_stated,
+    generate_stated,
     native_rows,
     oracle_rows,
     texts_of,
@@ -174,6 +176,7 @@ def unicode_tables_source() -> str:
     tables = {
         "ALNUM": [c.isalnum() for c in chars],
         "DECIMAL": [c.isdecimal() for c in chars],
+        "DIGIT": [c.isdigit() for c in chars],
         "SPACE": [c.isspace() for c in chars],
         "ALPHA": [c.isalpha() for c in chars],
         "UPPER": [c.isupper() for c in chars],
@@ -265,7 +268,7 @@ def test_hex_runs_read_from_inside_stay_linear() -> None:
 # Sentences and bare years: engine modules that read atoms only -------------------------------
 
 
-@pytest.mark.parametrize("compare", [compare_sentences, compare_bare_years])
+@pytest.mark.parametrize("compare", [compare_sentences, compare_bare_years, compare_stated])
 def test_atom_readers_agree_on_the_dev_sets_and_bench_shapes(compare: Compare) -> None:
     texts = [*_devset_texts(), *(_bench_texts() if BENCH_SHAPES.exists() else [])]
     compared, failed = _disagreements(iter(texts), compare)
@@ -283,3 +286,23 @@ def test_hostile_text_splits_and_reads_years_alike(text: str, locale: str, kinds
     case = ExtractCase(text, locale, 4, kinds, ANCHORS[1])
     assert compare_sentences(case) is None
     assert compare_bare_years(case) is None
+
+
+def test_stated_figures_agree_on_stating_sentences() -> None:
+    rng = random.Random(2026)
+    cases = [generate_stated(rng) for _ in range(3_000)]
+    assert [case for case in cases if compare_stated(case) is not None] == []
+    # Guards the comparison: these cases do state figures the extractor leaves out.
+    stated = sum(len(_native.stated_figures(case.text, [], case.min_number_digits)) for case in cases[:200])
+    assert stated > 20
+
+
+@settings(max_examples=2_000, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    text=st.lists(
+        st.sampled_from([*PIECES, " is ", " by ", ": ", " = ", " points", " pts", "**", ". "]), max_size=30
+    ).map("".join),
+    digits=st.sampled_from((1, 2, 4)),
+)
+def test_hostile_text_states_figures_alike(text: str, digits: int) -> None:
+    assert compare_stated(ExtractCase(text, "en-US", digits)) is None

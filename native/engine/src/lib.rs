@@ -10,6 +10,7 @@ pub mod extract;
 pub mod kinds;
 pub mod offsets;
 pub mod sentences;
+pub mod stated_figures;
 pub mod vocabulary;
 
 /// The engine's version, reported by `otel_groundedness._native.engine_version()`.
