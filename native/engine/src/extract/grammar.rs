@@ -212,7 +212,6 @@ pub struct Grammar {
     /// Hedge words read leftwards before a figure, and every spelling for the quick test.
     pub hedge_words: Vec<String>,
     pub hedge_signs: Vec<char>,
-    pub hedge_tails: Vec<String>,
     /// The same spellings by their last character (the character before the figure's space).
     pub hedge_tails_by_last: CharMap<Vec<String>>,
     /// Bytes a match may start at: digits and the initials of the words that start a date.
@@ -312,7 +311,6 @@ fn build(pack: &'static Pack) -> Grammar {
             .filter(|h| !(h.ends_with('.') || h.chars().last().is_some_and(super::chars::is_alpha)))
             .flat_map(|h| h.chars())
             .collect(),
-        hedge_tails,
         hedge_tails_by_last,
         suffixes,
     }
