@@ -306,3 +306,21 @@ def test_stated_figures_agree_on_stating_sentences() -> None:
 )
 def test_hostile_text_states_figures_alike(text: str, digits: int) -> None:
     assert compare_stated(ExtractCase(text, "en-US", digits)) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "see www.x.com/?u=http://y.org",  # the scheme is removed wherever it first appears
+        "İn 1810 and ın 1810 and waſ 5.",  # re.IGNORECASE's Unicode equivalents read as year words
+        "İn 3 days",  # the prefix matches in any case, but lower() of "İ" keeps it out of the atom
+        ".abc@x.com",  # a local part after a dot is no address
+        "ABC1234 and a1a1a1x",  # a glued code is a ticket; a hex run read from inside is none
+        "see etc\n. Next",  # "$" before a final newline: the period after "etc" ends no sentence
+    ],
+)
+def test_oracle_oddities_are_replicated(text: str) -> None:
+    case = ExtractCase(text, "en-US", 4, KIND_SUBSETS[0], ANCHORS[1])
+    assert compare_extract(case) is None
+    assert compare_sentences(case) is None
+    assert compare_stated(case) is None
