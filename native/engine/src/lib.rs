@@ -29,6 +29,7 @@ pub mod pytext;
 pub mod pyunicode;
 pub mod rules;
 pub mod sentences;
+pub mod stated_figures;
 pub mod table_text;
 pub mod tables;
 pub mod units;
