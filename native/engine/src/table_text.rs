@@ -363,7 +363,9 @@ fn html_tables(text: &str) -> Result<Vec<TextTable<'_>>, ReferenceTooLong> {
             let mut cells_of_row = Vec::new();
             for (content_start, attributes, content) in html_cells(row) {
                 let content = cut_at_cell_end(content);
-                let inner = unescape(&without_tags(content))?.replace('\u{a0}', " ");
+                // Python also replaces NBSP by a space first: `split()` splits at it anyway.
+                let tagless = without_tags(content);
+                let inner = unescape(&tagless)?;
                 let clean = inner
                     .split(is_space)
                     .filter(|part| !part.is_empty())
