@@ -540,3 +540,68 @@ fn one_scale<'a, 't: 'a>(
         1.0
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::table_model::{make_table, Place, RawCell};
+    use std::borrow::Cow;
+
+    fn table() -> Table<'static> {
+        let rows: [&[&'static str]; 4] = [
+            &["(In millions)", "2024", "2023"],
+            &["Revenue", "4,812.6", "4,377.9"],
+            &["Operating income", "1,502.7", "1,084.4"],
+            &["Net income", "1,188.8", "897.6"],
+        ];
+        let cell = |text: &&'static str| RawCell::text(Cow::Borrowed(*text), Place::Nowhere);
+        let grid = rows
+            .iter()
+            .map(|row| row.iter().map(cell).collect())
+            .collect();
+        make_table(grid, 0, "").ok().flatten().unwrap_or_default()
+    }
+
+    fn asked(words: &[&str]) -> HashSet<String> {
+        words.iter().map(|word| (*word).to_owned()).collect()
+    }
+
+    #[test]
+    fn a_named_change_is_found_and_paid_for() {
+        // The caller reads "$434.7 million" at its magnitude.
+        let target = TableTarget::new(
+            434.7e6,
+            5e4,
+            5e4,
+            "$434.7 million",
+            false,
+            false,
+            vec![DerivedOperation::Difference, DerivedOperation::PctChange],
+            None,
+        );
+        let mut budget = WorkBudget::new(1000);
+        let found = table_derivation(&[table()], &target, &asked(&["revenue"]), &[], &mut budget);
+        let found = found.ok().flatten();
+        assert_eq!(
+            found
+                .as_ref()
+                .map(|f| (f.operation, f.cells.clone(), f.scaled)),
+            Some((DerivedOperation::Difference, vec![(0, 0), (0, 1)], true))
+        );
+        assert!(found.is_some_and(|f| (f.value - 434.7e6).abs() < 1.0));
+        assert_eq!(budget.left, 1000 - 4); // one family of two cells
+        let mut poor = WorkBudget::new(3);
+        let refused = table_derivation(&[table()], &target, &asked(&["revenue"]), &[], &mut poor);
+        assert_eq!(refused, Err(SearchError::Budget(BudgetSpent)));
+    }
+
+    #[test]
+    fn picked_rows_are_the_widest_matches() {
+        let net = asked(&["net", "income"]);
+        let operating = asked(&["operating", "income"]);
+        let labels = [(1, &net), (2, &operating)];
+        assert_eq!(picked(&labels, &asked(&["operating", "income"])), [2]);
+        assert_eq!(picked(&labels, &asked(&["income"])), [1, 2]);
+        assert!(writes_magnitude("1.2 bn") && !writes_magnitude("12 bnx"));
+    }
+}

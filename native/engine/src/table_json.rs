@@ -294,3 +294,68 @@ fn records_grid(arena: &Arena, rows: NodeId, path: Option<PathId>) -> Option<Gri
     }
     Some(grid)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json_text::{parse, Limits};
+
+    fn document(text: &str) -> (Arena, NodeId) {
+        let mut arena = Arena::default();
+        let span = arena.push_text(text.as_bytes()).unwrap_or_default();
+        let limits = Limits {
+            max_nesting: 100,
+            max_int_digits: 4300,
+        };
+        let root = parse(&mut arena, span, limits).unwrap_or_default();
+        (arena, root)
+    }
+
+    fn texts(grid: &Grid) -> Vec<Vec<String>> {
+        let row = |row: &Vec<RawCell>| row.iter().map(|c| c.text.to_string()).collect();
+        grid.iter().map(row).collect()
+    }
+
+    #[test]
+    fn rows_with_a_year_header() {
+        let (arena, rows) = document(
+            r#"[["", 2024, 2023], ["Revenue", 4812.6, 9007199254740993], ["x", true, null]]"#,
+        );
+        let grid = json_grid(&arena, rows, None).unwrap_or_default();
+        assert_eq!(
+            texts(&grid),
+            [
+                ["", "2024", "2023"],
+                ["Revenue", "4812.6", "9007199254740992.0"],
+                ["x", "", ""]
+            ]
+        );
+        assert_eq!(
+            grid.get(1)
+                .and_then(|row| row.get(1))
+                .and_then(|c| c.number),
+            Some(4812.6)
+        );
+    }
+
+    #[test]
+    fn period_records_are_tables_and_orders_are_not() {
+        let (arena, rows) =
+            document(r#"[{"item": "Revenue", "2024": 4812.6, "order_id": 7, "currency": "eur"}]"#);
+        let grid = json_grid(&arena, rows, None).unwrap_or_default();
+        assert_eq!(
+            texts(&grid),
+            [
+                ["item", "2024", "order_id", "currency"],
+                ["Revenue", "4812.6", "", "eur"]
+            ]
+        );
+        let revenue = grid.get(1).and_then(|row| row.get(1));
+        assert_eq!(revenue.and_then(|c| c.currency), Some(*b"EUR"));
+        let (arena, rows) = document(r#"[{"customer": "a", "total": 12}]"#);
+        assert!(json_grid(&arena, rows, None).is_none());
+        let (arena, rows) = document(r#"[["(In millions)", "2024"], ["a", 1]]"#);
+        assert_eq!(head_has_note(&arena, rows), Ok(true));
+        assert!(names_period("Q3 sales") && names_period("fy2024") && !names_period("q12"));
+    }
+}

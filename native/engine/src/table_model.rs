@@ -322,3 +322,87 @@ pub fn make_table<'t>(
     }
     Ok((!table.cells.is_empty()).then_some(table))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A grid of text cells (no places: the tests read values and labels).
+    pub(crate) fn grid(rows: &[&[&'static str]]) -> Grid<'static> {
+        let cell = |text: &&'static str| RawCell::text(Cow::Borrowed(*text), Place::Nowhere);
+        rows.iter()
+            .map(|row| row.iter().map(cell).collect())
+            .collect()
+    }
+
+    #[test]
+    fn reads_an_annual_report_table() {
+        let rows = grid(&[
+            &["", "Year Ended December 31,", ""],
+            &["", "2024", "2023"],
+            &["Revenue", "$ 8,092.1", "(12)"],
+            &["Operating expenses:", "", ""],
+            &["  Research (1)", "690.7", "—"],
+            &["Diluted earnings per share", "$ 2.44", "$ 1.14"],
+        ]);
+        let table = make_table(rows, 3, "(In millions)").ok().flatten();
+        let table = table.unwrap_or_default();
+        type Seen<'a> = (f64, i32, Option<Currency>, &'a str, Option<i32>);
+        let seen: Vec<Seen> = table
+            .cells
+            .iter()
+            .map(|c| (c.value, c.power, c.currency, &*c.label, c.year))
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                (8092.1, 6, Some(*b"USD"), "Revenue", Some(2024)),
+                (-12.0, 6, None, "Revenue", Some(2023)),
+                (690.7, 6, None, "Research", Some(2024)),
+                (
+                    2.44,
+                    0,
+                    Some(*b"USD"),
+                    "Diluted earnings per share",
+                    Some(2024)
+                ),
+                (
+                    1.14,
+                    0,
+                    Some(*b"USD"),
+                    "Diluted earnings per share",
+                    Some(2023)
+                ),
+            ]
+        );
+        let cited = table.cells.first().map(Cell::cited);
+        assert_eq!(
+            cited.as_deref(),
+            Some("Revenue / 2024 (Year Ended December 31,)")
+        );
+        // The section's words label the rows under it.
+        assert!(table
+            .row_words
+            .get(&4)
+            .is_some_and(|w| w.contains("operating")));
+    }
+
+    #[test]
+    fn a_grid_without_figures_under_a_header_is_no_table() {
+        assert_eq!(make_table(grid(&[&["a", "b"]]), 0, ""), Ok(None));
+        assert_eq!(
+            make_table(grid(&[&["a", "b"], &["c", "d"]]), 0, ""),
+            Ok(None)
+        );
+        // Python's `scale_note` raises KeyError on "('000)": so does make_table.
+        let raised = make_table(grid(&[&["", "2024"], &["x", "1"]]), 0, "('000)");
+        assert_eq!(raised, Err(UnknownScaleWord("'000".to_owned())));
+    }
+
+    #[test]
+    fn unscaled_and_percentish_labels() {
+        assert!(unscaled("EPS") && unscaled("Per-share") && unscaled("per  unit"));
+        assert!(!unscaled("steps") && !unscaled("peruse"));
+        assert!(percentish("churn") && percentish("tax_rate") && !percentish("shares"));
+    }
+}
