@@ -244,7 +244,7 @@ json_scalar = (
 key = st.sampled_from(
     [
         "item", "period", "Revenue", "revenue_usd_m", "2024", "2023", "FY2024", "q1", "Q3 sales", "order_id",
-        "fiscalYear", "currency", "margin", "churn_rate", "share", "(In millions)", "('000)", "name", "x",
+        "fiscalYear", "currency", "margin", "tax_rate", "share", "(In millions)", "('000)", "name", "x",
         "Total",
     ]
 )  # fmt: skip
