@@ -175,7 +175,7 @@ pub fn percentish(text: &str) -> bool {
 }
 
 /// `\bword\b` (IGNORECASE) at byte `at`, for a word of word characters.
-pub fn whole_word(text: &str, at: usize, word: &str) -> bool {
+fn whole_word(text: &str, at: usize, word: &str) -> bool {
     let before = text.get(..at).and_then(|head| head.chars().next_back());
     if before.is_some_and(is_word) {
         return false;
