@@ -6,8 +6,9 @@ use groundedness_engine::corpus::{
     self, Corpus, Evidence, Item, Literal, Settings, Source, MAX_DEPTH,
 };
 use groundedness_engine::float_repr::py_float_repr;
+use groundedness_engine::keyed::parse_decimal;
 use groundedness_engine::offsets::CharOffsets;
-use groundedness_engine::pytext::{char_prefix, lossy, lstrip, strip};
+use groundedness_engine::pytext::{at_most_chars, char_prefix, lossy, lstrip, strip};
 use groundedness_engine::value::{Arena, Node, NodeId, Span, TooLarge};
 use pyo3::exceptions::{PyMemoryError, PyOverflowError};
 use pyo3::prelude::*;
@@ -26,8 +27,9 @@ pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
 /// `corpus.collect(items, prompt, max_evidence_bytes, every_string=...)` in plain data:
 /// `(fragments, scalar_values, scalar_rows, has_tool_evidence, reasons (sorted), arrays)` with
 /// fragment = (source, path, labels, text, siblings), row = (source, path, labels, (literal type,
-/// literal text), currency, siblings, start, end), array = (source, path, rows, siblings),
-/// source = (index, source_id, kind, name), siblings = None or (ordinal of first appearance, keys).
+/// literal text), currency, siblings, start, end), array = (source, path, rows (at most 4097),
+/// the rows' cells (`table_rows`), siblings), source = (index, source_id, kind, name), siblings =
+/// None or (ordinal of first appearance, (key, the value if a str of at most 200 characters)).
 #[pyfunction]
 #[pyo3(signature = (items, prompt, max_evidence_bytes, every_string))]
 fn collect<'py>(
@@ -128,6 +130,8 @@ struct Open<'py> {
     exact: bool,
     first: usize,
     mode: Mode,
+    /// A row of a table read past the budget (its cells are read).
+    row: bool,
 }
 
 enum Children<'py> {
@@ -320,16 +324,13 @@ impl<'py> Converter<'py> {
                         scratch.push(self.arena.push(node).map_err(too_large)?);
                     }
                     Converted::Open(children, exact) => {
-                        let mode = if matches!(how, Pending::Row) {
-                            Mode::Shallow
-                        } else {
-                            Mode::Full
-                        };
+                        let row = matches!(how, Pending::Row);
                         open.push(Open {
                             children,
                             exact,
                             first: scratch.len(),
-                            mode,
+                            mode: if row { Mode::Shallow } else { Mode::Full },
+                            row,
                         });
                     }
                 }
@@ -392,6 +393,10 @@ impl<'py> Converter<'py> {
                     top.mode = Mode::Rows;
                     Some((value, Pending::Row))
                 }
+                Mode::RowsIfFirst if top.row => {
+                    top.mode = Mode::Shallow;
+                    Some((value, Pending::Tail))
+                }
                 Mode::RowsIfFirst | Mode::CutNext | Mode::Done => {
                     // The walk is cut at this child: it is there, unread.
                     top.mode = Mode::Done;
@@ -421,13 +426,16 @@ impl<'py> Converter<'py> {
             let Some(container) = open.get_mut(at) else {
                 break;
             };
-            container.mode = if container.children.is_map() || in_rows {
+            container.row = in_rows;
+            container.mode = if container.children.is_map() {
                 Mode::Shallow
             } else {
+                // A list may be a table (its rows are read) and a row of one (its cells are).
                 match first_exact {
                     Some(true) => Mode::Rows,
-                    Some(false) => Mode::CutNext,
                     None => Mode::RowsIfFirst,
+                    Some(false) if in_rows => Mode::Shallow,
+                    Some(false) => Mode::CutNext,
                 }
             };
             in_rows = matches!(container.mode, Mode::Rows | Mode::RowsIfFirst);
@@ -690,6 +698,70 @@ fn py_text<'py>(py: Python<'py>, text: &[u8]) -> PyResult<Bound<'py, PyAny>> {
     }
 }
 
+/// The text of a `str` value of at most `chars` characters.
+fn short_text(arena: &Arena, node: NodeId, chars: usize) -> Option<&[u8]> {
+    match arena.node(node) {
+        Node::Str(span) | Node::StrSubclass(span) => {
+            let text = arena.bytes(span);
+            at_most_chars(text, chars).then_some(text)
+        }
+        _ => None,
+    }
+}
+
+/// What a table reads of a JSON array's rows (their first `MAX_TABLE_CELLS`): each row's cells
+/// (`("list", cells)`, `("map", (key, cell) pairs)` or `("other",)`), a cell as `("num", value)`
+/// for an int or float, `("str", text)` for a string of at most 80 characters, else None.
+fn table_rows<'py>(
+    py: Python<'py>,
+    arena: &Arena,
+    rows: &[NodeId],
+) -> PyResult<Bound<'py, PyList>> {
+    let cell = |node: NodeId| -> PyResult<Bound<'py, PyAny>> {
+        let number = match arena.node(node) {
+            Node::Int(value) => Some(value as f64),
+            Node::BigInt(span) => parse_decimal(Some(arena.bytes(span))),
+            Node::Float(value) if value.is_finite() => Some(value),
+            _ => None,
+        };
+        if let Some(number) = number {
+            return Ok(("num", number).into_pyobject(py)?.into_any());
+        }
+        match short_text(arena, node, 80) {
+            Some(text) => Ok(("str", py_text(py, text)?).into_pyobject(py)?.into_any()),
+            None => Ok(py.None().into_bound(py)),
+        }
+    };
+    let plain = PyList::empty(py);
+    for row in rows.iter().take(TAIL_ROWS - 1) {
+        let summary = match arena.node(*row) {
+            Node::List { links, .. } => {
+                let cells = arena.children(links).iter().map(|child| cell(*child));
+                (
+                    "list",
+                    PyTuple::new(py, cells.collect::<PyResult<Vec<_>>>()?)?,
+                )
+                    .into_pyobject(py)?
+                    .into_any()
+            }
+            Node::Map { .. } => {
+                let pairs = arena
+                    .entries(*row)
+                    .map(|(key, value)| Ok((py_text(py, arena.key_text(key))?, cell(value)?)));
+                (
+                    "map",
+                    PyTuple::new(py, pairs.collect::<PyResult<Vec<_>>>()?)?,
+                )
+                    .into_pyobject(py)?
+                    .into_any()
+            }
+            _ => ("other",).into_pyobject(py)?.into_any(),
+        };
+        plain.append(summary)?;
+    }
+    Ok(plain)
+}
+
 /// The corpus as plain Python data (see `collect`).
 fn plain<'py>(py: Python<'py>, corpus: &Corpus) -> PyResult<Bound<'py, PyTuple>> {
     let arena = &corpus.arena;
@@ -700,11 +772,14 @@ fn plain<'py>(py: Python<'py>, corpus: &Corpus) -> PyResult<Bound<'py, PyTuple>>
         };
         let next = ordinals.len();
         let ordinal = *ordinals.entry(node).or_insert(next);
-        let keys = arena
+        let entries = arena
             .entries(node)
-            .map(|(key, _)| py_text(py, arena.key_text(key)))
+            .map(|(key, value)| {
+                let text = short_text(arena, value, TAIL_TEXT_CHARS).map(|text| py_text(py, text));
+                Ok((py_text(py, arena.key_text(key))?, text.transpose()?))
+            })
             .collect::<PyResult<Vec<_>>>()?;
-        Ok((ordinal, PyTuple::new(py, keys)?)
+        Ok((ordinal, PyTuple::new(py, entries)?)
             .into_pyobject(py)?
             .into_any())
     };
@@ -791,14 +866,15 @@ fn plain<'py>(py: Python<'py>, corpus: &Corpus) -> PyResult<Bound<'py, PyTuple>>
     }
     let arrays = PyList::empty(py);
     for array in &corpus.arrays {
-        let count = match arena.node(array.rows) {
-            Node::List { links, .. } => links.len as usize,
-            _ => 0,
+        let rows = match arena.node(array.rows) {
+            Node::List { links, .. } => arena.children(links),
+            _ => &[],
         };
         let plain_array = (
             source(array.source),
             path(array.path)?,
-            count,
+            rows.len().min(TAIL_ROWS),
+            table_rows(py, arena, rows)?,
             siblings(array.siblings)?,
         );
         arrays.append(plain_array)?;
