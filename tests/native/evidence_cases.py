@@ -329,7 +329,9 @@ def _value(rng: random.Random, budget: int, level: int = 0) -> Any:
         parent = open_[-1]
         pick = rng.random()
         child: Any
-        if pick < 0.15 and len(open_) < 40:
+        if pick < 0.03:
+            child = _table(rng)
+        elif pick < 0.15 and len(open_) < 40:
             child = rng.choice(([], {}, {}, (), Table()))
         else:
             child = _leaf(rng, level)
@@ -347,6 +349,16 @@ def _value(rng: random.Random, budget: int, level: int = 0) -> Any:
         if rng.random() < 0.25 and len(open_) > 1:
             open_.pop()
     return root[0] if root and rng.random() < 0.7 else root
+
+
+def _table(rng: random.Random) -> list[Any]:
+    """A JSON table: rows of cells or records, some cells odd (containers, long text, None)."""
+    width = rng.randrange(1, 5)
+    cells = (0, 2024, 1.5, -0.0, "12.50", "Revenue", "x" * 90, None, True, [1], {"a": 1}, 10**400, "€")
+    if rng.random() < 0.5:
+        return [[rng.choice(cells) for _ in range(width)] for _ in range(rng.randrange(1, 300))]
+    keys = [rng.choice(KEYS) for _ in range(width)]
+    return [{key: rng.choice(cells) for key in keys} for _ in range(rng.randrange(1, 300))]
 
 
 class Broken:

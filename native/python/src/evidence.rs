@@ -126,12 +126,26 @@ const CONVERTED_DEPTH: usize = MAX_DEPTH + 2;
 /// A container being converted: its remaining children and where its finished children start on
 /// the scratch stack.
 struct Open<'py> {
+    id: NodeId,
     children: Children<'py>,
     exact: bool,
     first: usize,
     mode: Mode,
     /// A row of a table read past the budget (its cells are read).
     row: bool,
+    object: Bound<'py, PyAny>,
+    /// The budget before it, how many budget tails had begun, how deep its containers nest.
+    before: i64,
+    tails: usize,
+    height: usize,
+}
+
+/// A container converted in full, by the address of its object (kept alive here).
+struct Shared<'py> {
+    node: NodeId,
+    charge: i64,
+    height: usize,
+    _object: Bound<'py, PyAny>,
 }
 
 enum Children<'py> {
@@ -223,6 +237,11 @@ struct Converter<'py> {
     deepest: usize,
     /// The first error reading a value raised (`Node::Raises`), re-raised if the walk reaches it.
     raised: Option<PyErr>,
+    memo: HashMap<usize, Shared<'py>>,
+    /// The containers being converted, by the address of their object.
+    open_ids: HashMap<usize, NodeId>,
+    /// How many times the budget ran out (each begins tails: see `enter_tail`).
+    tails: usize,
 }
 
 fn too_large(_: TooLarge) -> PyErr {
@@ -248,6 +267,9 @@ impl<'py> Converter<'py> {
             budget: max_bytes,
             deepest: 0,
             raised: None,
+            memo: HashMap::new(),
+            open_ids: HashMap::new(),
+            tails: 0,
         })
     }
 
@@ -310,6 +332,20 @@ impl<'py> Converter<'py> {
         loop {
             if let Some((value, how)) = pending.take() {
                 let depth = open.len();
+                let full = matches!(how, Pending::Value | Pending::MappingValue);
+                if full {
+                    if let Some(&ancestor) = self.open_ids.get(&(value.as_ptr() as usize)) {
+                        // A cycle: the walk goes round it as Python's does, until a cap stops it.
+                        self.charge(2, depth);
+                        scratch.push(ancestor);
+                        continue;
+                    }
+                    if let Some(node) = self.shared(&value, depth) {
+                        scratch.push(node);
+                        continue;
+                    }
+                }
+                let before = self.budget;
                 let converted = match how {
                     Pending::Value => self.classify_or_raise(&value, false, depth),
                     Pending::MappingValue => self.classify_or_raise(&value, true, depth),
@@ -325,12 +361,26 @@ impl<'py> Converter<'py> {
                     }
                     Converted::Open(children, exact) => {
                         let row = matches!(how, Pending::Row);
+                        // Its node is made now (filled in when it closes) so a cycle can link to it.
+                        let map = children.is_map();
+                        let id = self
+                            .arena
+                            .push(Node::Unread { map, exact })
+                            .map_err(too_large)?;
+                        if !row {
+                            self.open_ids.insert(value.as_ptr() as usize, id);
+                        }
                         open.push(Open {
+                            id,
                             children,
                             exact,
                             first: scratch.len(),
                             mode: if row { Mode::Shallow } else { Mode::Full },
                             row,
+                            object: value,
+                            before,
+                            tails: self.tails,
+                            height: 0,
                         });
                     }
                 }
@@ -370,7 +420,18 @@ impl<'py> Converter<'py> {
                         exact: closed.exact,
                     }
                 };
-                scratch.push(self.arena.push(node).map_err(too_large)?);
+                let id = closed.id;
+                if let Some(slot) = self.arena.nodes.get_mut(id as usize) {
+                    *slot = node;
+                }
+                if !closed.row {
+                    self.open_ids.remove(&(closed.object.as_ptr() as usize));
+                }
+                scratch.push(id);
+                if let Some(parent) = open.last_mut() {
+                    parent.height = parent.height.max(closed.height + 1);
+                }
+                self.share(closed, id, open.len());
                 continue;
             };
             let is_map = top.children.is_map();
@@ -408,11 +469,39 @@ impl<'py> Converter<'py> {
         }
     }
 
+    /// A container already converted in full, met again (the same object twice in the evidence):
+    /// its node, so that it keeps one identity as in Python (siblings, tables), its bytes charged
+    /// again as the walk will. Not where the walk's depth limits could treat it differently.
+    fn shared(&mut self, value: &Bound<'py, PyAny>, depth: usize) -> Option<NodeId> {
+        let shared = self.memo.get(&(value.as_ptr() as usize))?;
+        if depth + shared.height + 2 >= MAX_DEPTH {
+            return None;
+        }
+        let (node, charge) = (shared.node, shared.charge);
+        self.budget = (self.budget - charge).max(0);
+        Some(node)
+    }
+
+    /// Remembers a container converted in full (no budget tail inside it) for `shared`.
+    fn share(&mut self, closed: Open<'py>, node: NodeId, depth: usize) {
+        let whole = closed.mode == Mode::Full && closed.tails == self.tails;
+        if whole && depth + closed.height + 2 < MAX_DEPTH {
+            let shared = Shared {
+                node,
+                charge: closed.before - self.budget,
+                height: closed.height,
+                _object: closed.object,
+            };
+            self.memo.insert(shared._object.as_ptr() as usize, shared);
+        }
+    }
+
     /// The budget is spent: the walk reads no more, but what the later stages read of the open
     /// containers is kept, shallowly. A mapping's other values are siblings (labels, currency,
     /// a table's caption); a list of rows or records the walk noted is read as a table (up to
     /// `TAIL_ROWS` rows, their cells); any other list ends here.
-    fn enter_tail(&self, open: &mut [Open<'py>], scratch: &[NodeId]) {
+    fn enter_tail(&mut self, open: &mut [Open<'py>], scratch: &[NodeId]) {
+        self.tails += 1;
         let mut in_rows = false;
         for at in 0..open.len() {
             let first = open.get(at).map_or(0, |container| container.first);
