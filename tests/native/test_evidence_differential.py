@@ -161,6 +161,8 @@ def hostile_cases() -> Iterator[Case]:
             Evidence({"total": 12}, source_id="call-1", kind="tool_result", name="search"),
             Evidence("The prompt said 2024", kind="user_prompt"),
             Evidence('{"a": "12"}', source_id=None, kind="retrieval", name=None),
+            Evidence([1, 2], source_id=7, kind=Text("user_prompt"), name=b"tool"),  # type: ignore[arg-type]
+            Evidence("3 of them", source_id=("a", 1), kind=None, name=Broken()),  # type: ignore[arg-type]
             "plain 7",
         ],
         'Compare 2024 with 2025: {"a": 1}',

@@ -56,7 +56,7 @@ fn collect<'py>(
             return Err(error);
         }
     }
-    plain(py, &corpus)
+    plain(py, &corpus, &converter.labels)
 }
 
 /// How deeply a JSON document may nest when `_document` is called from `walk`'s frame. Python
@@ -242,6 +242,8 @@ struct Converter<'py> {
     open_ids: HashMap<usize, NodeId>,
     /// How many times the budget ran out (each begins tails: see `enter_tail`).
     tails: usize,
+    /// Each item's `source_id`, `kind` and `name` as the caller gave them (None: not `Evidence`).
+    labels: Vec<Option<[Bound<'py, PyAny>; 3]>>,
 }
 
 fn too_large(_: TooLarge) -> PyErr {
@@ -269,6 +271,7 @@ impl<'py> Converter<'py> {
             raised: None,
             memo: HashMap::new(),
             open_ids: HashMap::new(),
+            labels: Vec::new(),
             tails: 0,
         })
     }
@@ -286,12 +289,21 @@ impl<'py> Converter<'py> {
         for (index, item) in items.try_iter()?.enumerate() {
             let item = item?;
             let (source, content) = if item.is_instance(&self.types.evidence)? {
+                let labels = [
+                    item.getattr("source_id")?,
+                    item.getattr("kind")?,
+                    item.getattr("name")?,
+                ];
+                // The engine reads only whether the kind is "user_prompt"; other types (which the
+                // dataclass does not refuse) are handed back as they are.
+                let [source_id, kind, name] = labels.each_ref().map(text_or_none);
                 let source = Source {
                     index: Some(index),
-                    source_id: optional_text(&item.getattr("source_id")?)?,
-                    kind: text_of(&item.getattr("kind")?.cast_into::<PyString>()?)?.into_owned(),
-                    name: optional_text(&item.getattr("name")?)?,
+                    source_id: source_id.transpose()?,
+                    kind: kind.transpose()?.unwrap_or_default(),
+                    name: name.transpose()?,
                 };
+                self.labels.push(Some(labels));
                 (source, item.getattr("content")?)
             } else {
                 let source = Source {
@@ -300,6 +312,7 @@ impl<'py> Converter<'py> {
                     kind: b"tool_result".to_vec(),
                     name: None,
                 };
+                self.labels.push(None);
                 (source, item)
             };
             let empty = is_empty(&content)?;
@@ -772,11 +785,10 @@ fn text_of<'a>(text: &'a Bound<'_, PyString>) -> PyResult<Cow<'a, [u8]>> {
     }
 }
 
-fn optional_text(value: &Bound<'_, PyAny>) -> PyResult<Option<Vec<u8>>> {
-    if value.is_none() {
-        return Ok(None);
-    }
-    Ok(Some(text_of(value.cast::<PyString>()?)?.into_owned()))
+/// A `str`'s text, None for anything else.
+fn text_or_none(value: &Bound<'_, PyAny>) -> Option<PyResult<Vec<u8>>> {
+    let text = value.cast::<PyString>().ok()?;
+    Some(text_of(text).map(Cow::into_owned))
 }
 
 /// Engine text back to a Python `str`.
@@ -852,7 +864,11 @@ fn table_rows<'py>(
 }
 
 /// The corpus as plain Python data (see `collect`).
-fn plain<'py>(py: Python<'py>, corpus: &Corpus) -> PyResult<Bound<'py, PyTuple>> {
+fn plain<'py>(
+    py: Python<'py>,
+    corpus: &Corpus,
+    labels: &[Option<[Bound<'py, PyAny>; 3]>],
+) -> PyResult<Bound<'py, PyTuple>> {
     let arena = &corpus.arena;
     let mut ordinals: HashMap<NodeId, usize> = HashMap::new();
     let mut siblings = |node: Option<NodeId>| -> PyResult<Bound<'py, PyAny>> {
@@ -876,16 +892,18 @@ fn plain<'py>(py: Python<'py>, corpus: &Corpus) -> PyResult<Bound<'py, PyTuple>>
         .sources
         .iter()
         .map(|source| {
-            let optional = |text: &Option<Vec<u8>>| match text {
-                Some(text) => py_text(py, text),
-                None => Ok(py.None().into_bound(py)),
+            let labels = source
+                .index
+                .and_then(|index| labels.get(index))
+                .and_then(Option::as_ref);
+            let [source_id, kind, name] = match labels {
+                Some(labels) => labels.clone(),
+                None => {
+                    let none = py.None().into_bound(py);
+                    [none.clone(), py_text(py, &source.kind)?, none]
+                }
             };
-            Ok((
-                source.index,
-                optional(&source.source_id)?,
-                py_text(py, &source.kind)?,
-                optional(&source.name)?,
-            )
+            Ok((source.index, source_id, kind, name)
                 .into_pyobject(py)?
                 .into_any())
         })
