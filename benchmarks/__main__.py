@@ -1,12 +1,13 @@
 """Run the benchmark modules: every ``benchmarks/*_bench.py`` exposing ``main()``.
 
-``--only NAME`` runs the modules whose name contains NAME (``scoring``, ``adversarial``, ``extract``,
-``processor``, ``replay``, ``gateway``); ``--quick`` sets ``BENCH_QUICK=1``, which the scoring and
-adversarial cases read to run fewer iterations, the replay case to replay a smaller recording and the
-gateway case to send less. ``--replay-mb N`` sets the size of the recording the replay case generates,
-``--replay-turns N`` its number of turns instead, ``--replay-file PATH`` replays that file instead;
-``--replay-jobs 1,2`` replays it once per number of jobs and compares them. ``--against REV`` times
-the scoring cases with REV's engine and this tree's, side by side (``benchmarks/side_by_side.py``).
+``--only NAME`` runs the modules whose name contains NAME (``scoring``, ``adversarial``,
+``extract``, ``processor``, ``replay``, ``gateway``, ``parrot``, ``threads``); ``--quick`` sets
+``BENCH_QUICK=1``, which the scoring and adversarial cases read to run fewer iterations, the replay
+case to replay a smaller recording and the gateway case to send less. ``--replay-mb N`` sets the size
+of the recording the replay case generates, ``--replay-turns N`` its number of turns instead,
+``--replay-file PATH`` replays that file instead; ``--replay-jobs 1,2`` replays it once per number of
+jobs and compares them. ``--against REV`` times the scoring cases with REV's engine and this tree's,
+side by side (``benchmarks/side_by_side.py``).
 """
 
 from __future__ import annotations

@@ -436,8 +436,10 @@ def _numbered_ticket(digits: str, index: EvidenceIndex, around: AtomContext) -> 
     return None
 
 
-def _one_edit_numbers(digits: str) -> set[float]:
-    """Values of the digit strings one edit from ``digits`` (leading zeros dropped, as in JSON)."""
+def _one_edit_numbers(digits: str) -> list[float]:
+    """Values of the digit strings one edit from ``digits`` (leading zeros dropped, as in JSON),
+    ascending: of several edited numbers in the evidence, the smallest is cited, whatever the
+    order of a set of floats."""
     found: set[str] = set()
     for i in range(len(digits) + 1):
         head, tail = digits[:i], digits[i:]
@@ -448,7 +450,7 @@ def _one_edit_numbers(digits: str) -> set[float]:
         if len(tail) > 1:
             found.add(head + tail[1] + tail[0] + tail[2:])
     found.discard(digits)
-    return {float(text) for text in found if text}
+    return sorted({float(text) for text in found if text})
 
 
 def one_edit_apart(first: str, second: str) -> bool:

@@ -6,7 +6,7 @@ from importlib.metadata import version
 from typing import get_args
 
 from otel_groundedness import _native
-from otel_groundedness.scoring import atoms, results
+from otel_groundedness.scoring import atoms, policy, results
 
 
 def test_the_engine_names_every_member_the_api_does() -> None:
@@ -17,6 +17,7 @@ def test_the_engine_names_every_member_the_api_does() -> None:
         "DerivedOperation": list(results.DERIVED_OPERATIONS),
         "Reason": list(results.REASONS),
         "Label": list(get_args(results.Label)),
+        "LabelRule": list(policy.LABEL_RULES),
         "TruncationReason": list(results.TRUNCATION_REASONS),
     }
 

@@ -4,13 +4,34 @@
 //! Offsets: the engine works on UTF-8 `&str` and byte offsets; the binding converts every offset
 //! it returns to code points, the unit of Python's `str` and of the reports.
 
+pub mod atoms;
+pub mod bare_years;
+pub mod budget;
 pub mod corpus;
+pub mod date_index;
+pub mod derivation_cues;
+pub mod derivation_search;
+pub mod digits;
+pub mod extract;
 pub mod float_repr;
+pub mod fsum;
+pub mod identifier_index;
 pub mod json_text;
 pub mod keyed;
+pub mod kinds;
+pub mod label_words;
+pub mod numeric_group;
 pub mod offsets;
 pub mod paths;
+pub mod policy;
+pub mod pyhtml;
 pub mod pytext;
+pub mod pyunicode;
+pub mod rules;
+pub mod sentences;
+pub mod table_text;
+pub mod tables;
+pub mod units;
 pub mod value;
 pub mod vocabulary;
 

@@ -1,5 +1,5 @@
 //! The engine's vocabularies, defined once: verdicts, reasons, labels, operations, truncation
-//! reasons and atom kinds. Each `as_str` is the string the Python API and `to_dict()` use
+//! reasons, label rules and atom kinds. Each `as_str` is the string the Python API and `to_dict()` use
 //! (`otel_groundedness/scoring/results.py`, `atoms.py`); a `match` over them has no fall-through.
 
 macro_rules! vocabulary {
@@ -112,6 +112,15 @@ vocabulary! {
         UnparseableJson => "unparseable_json",
         JsonTooDeep => "json_too_deep",
         ContentTruncated => "content_truncated",
+    }
+}
+
+vocabulary! {
+    /// Which rule's figure drives an answer's label.
+    LabelRule {
+        AtomRatio => "atom_ratio",
+        Strict => "strict",
+        Sentence => "sentence",
     }
 }
 

@@ -1,11 +1,21 @@
 //! `otel_groundedness._native`: the PyO3 boundary of the scoring engine.
 
 use groundedness_engine::vocabulary::{
-    AtomKind, DerivedOperation, Label, Reason, TruncationReason, Verdict,
+    AtomKind, DerivedOperation, Label, LabelRule, Reason, TruncationReason, Verdict,
 };
 use pyo3::prelude::*;
 
+mod boundary;
+mod dates;
+mod derivations;
 mod evidence;
+mod extract;
+mod identifiers;
+mod numeric_group;
+mod policy;
+mod rules;
+mod tables;
+mod words;
 
 /// The native engine's version (the crate's).
 #[pyfunction]
@@ -29,6 +39,7 @@ fn vocabularies() -> Vec<(&'static str, Vec<&'static str>)> {
         ),
         ("Reason", names(Reason::ALL, Reason::as_str)),
         ("Label", names(Label::ALL, Label::as_str)),
+        ("LabelRule", names(LabelRule::ALL, LabelRule::as_str)),
         (
             "TruncationReason",
             names(TruncationReason::ALL, TruncationReason::as_str),
@@ -40,6 +51,16 @@ fn vocabularies() -> Vec<(&'static str, Vec<&'static str>)> {
 fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(engine_version, module)?)?;
     module.add_function(wrap_pyfunction!(vocabularies, module)?)?;
+    boundary::register(module)?;
+    dates::register(module)?;
+    derivations::register(module)?;
     evidence::register(module)?;
+    extract::register(module)?;
+    identifiers::register(module)?;
+    numeric_group::register(module)?;
+    policy::register(module)?;
+    rules::register(module)?;
+    tables::register(module)?;
+    words::register(module)?;
     Ok(())
 }

@@ -1,0 +1,47 @@
+"""Scoring throughput with two threads against one: the engine releases the GIL for its work, so
+two threads on two cores should score about twice as many turns (target ≥ 1.7×). Case (e) of the
+scoring benchmark (4 KB answer vs 10×4 KB number-dense JSON)."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+
+from benchmarks.scoring_bench import cases
+from otel_groundedness.scoring import score
+
+QUICK = os.environ.get("BENCH_QUICK") == "1"
+TARGET = 1.7
+
+
+def _throughput(threads: int, calls: int) -> float:
+    case = next(case for case in cases() if case.name.startswith("(e)"))
+
+    def work() -> None:
+        for _ in range(calls):
+            score(case.answer, case.evidence, policy=case.policy)
+
+    workers = [threading.Thread(target=work) for _ in range(threads)]
+    started = time.perf_counter()
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    return threads * calls / (time.perf_counter() - started)
+
+
+def main() -> None:
+    calls = 40 if QUICK else 200
+    _throughput(1, 5)  # warm-up
+    one, two = _throughput(1, calls), _throughput(2, calls)
+    ratio = two / one
+    verdict = "PASS" if ratio >= TARGET else "MISS"
+    print(
+        f"score() case (e), {os.cpu_count()} cores: 1 thread {one:,.0f} calls/s, "
+        f"2 threads {two:,.0f} calls/s, ratio {ratio:.2f} (>= {TARGET}) {verdict}"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,115 @@
+//! What stands left of a figure (the oracle's `Grammar.left_context`, matched on the reversed
+//! 32 characters before it): a sign, a currency symbol or code and a sign belong to the atom; a
+//! hedge word or sign before them does not.
+
+use super::chars::{is_letterish, is_word};
+use super::grammar::{currency_code, currency_symbol, Grammar, DOLLAR_PREFIXES};
+
+const SPACES: [char; 3] = [' ', '\u{a0}', '\u{202f}'];
+
+/// How many characters of the lead belong to the atom, whether it is negative or hedged, and the
+/// currency it names.
+pub struct Left {
+    pub lead: usize,
+    pub negative: bool,
+    pub hedged: bool,
+    pub currency: Option<&'static str>,
+}
+
+/// `reversed`: the characters before the figure, nearest first. `room`: how many characters lie
+/// between the floor (the end of the previous atom) and the figure; nothing reaching further counts.
+pub fn read_left(grammar: &Grammar, reversed: &[char], room: usize) -> Left {
+    let at = |i: usize| reversed.get(i).copied();
+    let sign = |i: usize| -> bool {
+        at(i).is_some_and(|c| matches!(c, '-' | '−' | '+'))
+            && !at(i + 1).is_some_and(|c| is_word(c) || c == '.')
+    };
+    let mut i = 0;
+    let mut negative = false;
+    if sign(i) {
+        negative |= at(i) != Some('+');
+        i += 1;
+    }
+    let mut currency = None;
+    if let Some((end, named)) = currency_group(reversed, i) {
+        i = end;
+        currency = Some(named);
+    }
+    if sign(i) {
+        negative |= at(i) != Some('+');
+        i += 1;
+    }
+    let lead = i;
+    let mut hedge_end = None;
+    let mut k = lead;
+    while at(k).is_some_and(|c| SPACES.contains(&c)) {
+        k += 1;
+    }
+    let words = grammar
+        .hedge_words
+        .iter()
+        .filter(|word| written_backwards(reversed, k, word));
+    let longest = words
+        .map(|word| k + word.chars().count())
+        .filter(|end| !at(*end).is_some_and(is_letterish))
+        .max();
+    if let Some(end) = longest {
+        hedge_end = Some(end);
+    } else if at(k).is_some_and(|c| grammar.hedge_signs.contains(&c)) {
+        hedge_end = Some(k + 1);
+    }
+    let hedged = hedge_end.is_some_and(|end| end <= room);
+    if lead > room {
+        return Left {
+            lead: 0,
+            negative: false,
+            hedged,
+            currency: None,
+        };
+    }
+    Left {
+        lead,
+        negative,
+        hedged,
+        currency,
+    }
+}
+
+/// `(?:SPACE?(?:SYMBOL PREFIX?|CODE)(?![A-Za-z]))?` at `i`: its end and the currency it names.
+fn currency_group(reversed: &[char], i: usize) -> Option<(usize, &'static str)> {
+    let at = |i: usize| reversed.get(i).copied();
+    let free = |end: usize| !at(end).is_some_and(|c| c.is_ascii_alphabetic());
+    let spaced = at(i).is_some_and(|c| SPACES.contains(&c)).then_some(i + 1);
+    for j in spaced.into_iter().chain([i]) {
+        if let Some(symbol) = at(j).and_then(|c| currency_symbol(c).map(|code| (c, code))) {
+            let mut prefixes: Vec<(&str, &str)> = DOLLAR_PREFIXES
+                .iter()
+                .filter(|(prefix, _)| written_backwards(reversed, j + 1, prefix))
+                .copied()
+                .collect();
+            prefixes.sort_by_key(|(prefix, _)| std::cmp::Reverse(prefix.len()));
+            for (prefix, dollar) in prefixes {
+                let end = j + 1 + prefix.len();
+                if free(end) {
+                    return Some((end, if symbol.0 == '$' { dollar } else { symbol.1 }));
+                }
+            }
+            if free(j + 1) {
+                return Some((j + 1, symbol.1));
+            }
+        }
+        let code: String = reversed.iter().skip(j).take(3).rev().collect();
+        if code.chars().count() == 3 && free(j + 3) {
+            if let Some(iso) = currency_code(&code) {
+                return Some((j + 3, iso));
+            }
+        }
+    }
+    None
+}
+
+/// Whether `word` stands in the text ending where `reversed[from..]` starts (read leftwards).
+fn written_backwards(reversed: &[char], from: usize, word: &str) -> bool {
+    let mut chars = reversed.iter().skip(from);
+    word.chars().rev().all(|c| chars.next() == Some(&c))
+}

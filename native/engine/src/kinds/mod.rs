@@ -1,0 +1,199 @@
+//! Atom kinds as slices: one module per kind family, each implementing `Kind` (its grammar
+//! branches and how a match becomes an atom), and one registry table with their priority.
+//!
+//! The scan tries, at each candidate position, the families of branches in grammar order (what
+//! follows a mark, hex runs, separated digits, worded dates, ...); within a family, the branches
+//! of higher-priority kinds first. A branch that `yields` is tried after the other kinds' branches
+//! of its family (a dotted version gives way to a dotted date: "1.2.2025").
+
+pub mod date;
+pub mod identifier;
+pub mod quantity;
+
+use std::sync::OnceLock;
+
+use crate::atoms::Atom;
+use crate::extract::scan::{Cx, Scan};
+use crate::vocabulary::AtomKind;
+
+/// Where in the grammar a branch is tried (each family has its own guard in the scan).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Family {
+    /// A digit after "-", "#", "(" or "+" (tickets, hashtags, phone numbers).
+    AfterMark,
+    /// A digit followed by six hex characters (UUIDs, hashes).
+    Hex,
+    /// Digits joined by separators (phones, IPs, numeric dates, year ranges, versions).
+    Separated,
+    /// A digit followed by a word (day-month dates, relative dates).
+    Worded,
+    /// A digit after a lower-case month name ("may 30").
+    LowercaseMonth,
+    /// A digit glued to a letter ("KX750", "a3f5c9d", "v1.2.3").
+    AfterLetter,
+    /// A figure: money, percent, number (or a bare year).
+    Figure,
+    /// A letter that starts a word ("March 2025", "yesterday").
+    LetterStart,
+}
+
+/// A branch's match: its span (bytes) and branch-specific marks (group boundaries, flags).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Hit {
+    pub start: usize,
+    pub end: usize,
+    pub marks: [usize; 6],
+}
+
+impl Hit {
+    pub fn new(start: usize, end: usize) -> Hit {
+        Hit {
+            start,
+            end,
+            marks: [0; 6],
+        }
+    }
+
+    pub fn with(start: usize, end: usize, marks: &[usize]) -> Hit {
+        let mut hit = Hit::new(start, end);
+        for (slot, mark) in hit.marks.iter_mut().zip(marks) {
+            *slot = *mark;
+        }
+        hit
+    }
+}
+
+/// What a match reads as: nothing (the scan still resumes after the match), or atoms.
+pub enum Found {
+    Nothing,
+    One(Atom),
+    Two(Atom, Atom),
+}
+
+impl From<Option<Atom>> for Found {
+    fn from(atom: Option<Atom>) -> Found {
+        atom.map_or(Found::Nothing, Found::One)
+    }
+}
+
+/// One alternative of the grammar: where it is tried, how it matches at a candidate position,
+/// and how its match becomes atoms.
+pub struct Branch {
+    pub name: &'static str,
+    pub family: Family,
+    pub yields: bool,
+    pub attempt: fn(&Cx<'_>, usize) -> Option<Hit>,
+    pub read: fn(&Scan<'_>, &Hit) -> Found,
+}
+
+/// An atom kind family: its grammar branches, in the order it tries them.
+pub trait Kind: Sync {
+    fn branches(&self) -> &'static [Branch];
+}
+
+/// One registered kind: the atom kinds it produces and its priority (0 first).
+pub struct Entry {
+    pub priority: u8,
+    pub kinds: &'static [AtomKind],
+    pub kind: &'static dyn Kind,
+}
+
+/// Every kind, with its priority: identifier > date > money/percent/number.
+pub static REGISTRY: [Entry; 3] = [
+    Entry {
+        priority: 0,
+        kinds: &[AtomKind::Identifier],
+        kind: &identifier::Identifiers,
+    },
+    Entry {
+        priority: 1,
+        kinds: &[AtomKind::Date],
+        kind: &date::Dates,
+    },
+    Entry {
+        priority: 2,
+        kinds: &[AtomKind::Money, AtomKind::Percent, AtomKind::Number],
+        kind: &quantity::Quantities,
+    },
+];
+
+const FAMILIES: [Family; 8] = [
+    Family::AfterMark,
+    Family::Hex,
+    Family::Separated,
+    Family::Worded,
+    Family::LowercaseMonth,
+    Family::AfterLetter,
+    Family::Figure,
+    Family::LetterStart,
+];
+
+/// The branches of `family`, in the order the scan tries them.
+pub fn branches_of(family: Family) -> &'static [&'static Branch] {
+    static ORDERED: OnceLock<Vec<(Family, Vec<&'static Branch>)>> = OnceLock::new();
+    let all = ORDERED.get_or_init(|| {
+        FAMILIES
+            .iter()
+            .map(|family| {
+                let mut branches: Vec<(bool, u8, usize, &'static Branch)> = REGISTRY
+                    .iter()
+                    .flat_map(|entry| {
+                        entry
+                            .kind
+                            .branches()
+                            .iter()
+                            .enumerate()
+                            .map(|(index, branch)| (branch.yields, entry.priority, index, branch))
+                    })
+                    .filter(|(_, _, _, branch)| branch.family == *family)
+                    .collect();
+                branches.sort_by_key(|(yields, priority, index, _)| (*yields, *priority, *index));
+                (
+                    *family,
+                    branches.into_iter().map(|(_, _, _, b)| b).collect(),
+                )
+            })
+            .collect()
+    });
+    // FAMILIES lists every family in declaration order: `family as usize` is its index.
+    all.get(family as usize)
+        .map_or(&[], |(_, branches)| branches.as_slice())
+}
+
+#[cfg(test)]
+pub(crate) mod testing {
+    use crate::atoms::{Atom, AtomValue};
+    use crate::extract::calendar::Day;
+    use crate::extract::extract_atoms;
+    use crate::vocabulary::AtomKind;
+
+    /// The atoms of `text` in `locale` (all kinds, digit floor 4, anchored on 2025-04-15).
+    pub fn atoms(text: &str, locale: &str) -> Vec<Atom> {
+        let kinds: Vec<&str> = AtomKind::ALL.iter().map(|k| k.as_str()).collect();
+        let anchor = Some(Day {
+            year: 2025,
+            month: 4,
+            day: 15,
+        });
+        extract_atoms(text, locale, 4, &kinds, anchor).unwrap_or_default()
+    }
+
+    /// (kind, written text, normalised form or value) of each atom of `text`, in en-US.
+    pub fn read(text: &str) -> Vec<(&'static str, String, String)> {
+        atoms(text, "en-US")
+            .iter()
+            .map(|atom| {
+                let written = text
+                    .get(atom.start..atom.end)
+                    .unwrap_or_default()
+                    .to_owned();
+                let value = match &atom.value {
+                    AtomValue::Quantity(q) => format!("{} {:?}", q.value, q.currency.or(q.unit)),
+                    AtomValue::Date(d) => format!("{:?}", d.readings),
+                    AtomValue::Identifier(i) => format!("{} {}", i.shape, i.normalized),
+                };
+                (atom.kind.as_str(), written, value)
+            })
+            .collect()
+    }
+}
