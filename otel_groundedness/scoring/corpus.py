@@ -255,7 +255,7 @@ def _finite_number(value: Any) -> float | None:
         return None
     try:
         number = float(value)
-    except OverflowError:
+    except (OverflowError, ValueError):  # Decimal("sNaN") has no float value
         return None
     return number if math.isfinite(number) else None
 

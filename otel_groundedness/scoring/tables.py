@@ -143,8 +143,13 @@ def scale_note(text: str) -> tuple[int, str | None] | None:
     if match is None:
         return None
     word = match["word1"] or match["word2"] or match["word3"]
+    # "('000)" writes thousands with an apostrophe; a word matched only through a non-ASCII case
+    # fold ("MİLLİONS") is no scale word, so no note.
+    power = _POWERS.get(word.lower().lstrip("'"))
+    if power is None:
+        return None
     currency = match["symbol1"] or match["symbol2"]
-    return _POWERS[word.lower()], _CURRENCIES.get(currency.upper(), currency.upper()) if currency else None
+    return power, _CURRENCIES.get(currency.upper(), currency.upper()) if currency else None
 
 
 _MONTHS = (

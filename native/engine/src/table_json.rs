@@ -20,7 +20,7 @@ use crate::pytext::{at_most_chars, lossy};
 use crate::pyunicode::{is_digit, is_word};
 use crate::quantity_names::names_no_quantity;
 use crate::table_model::{Currency, Grid, Place, RawCell};
-use crate::tables::{scale_note, UnknownScaleWord, MAX_CELL_CHARS, MAX_TABLE_CELLS};
+use crate::tables::{scale_note, MAX_CELL_CHARS, MAX_TABLE_CELLS};
 use crate::value::{Arena, Node, NodeId};
 
 /// Lists of more records are data, not a table a person reads.
@@ -70,10 +70,9 @@ pub fn json_grid(arena: &Arena, rows: NodeId, path: Option<PathId>) -> Option<Gr
 }
 
 /// Whether the header holds a scale note: the first row's strings, or the first record's keys.
-/// Err where Python's `scale_note` raises `KeyError`.
-pub fn head_has_note(arena: &Arena, rows: NodeId) -> Result<bool, UnknownScaleWord> {
+pub fn head_has_note(arena: &Arena, rows: NodeId) -> bool {
     let Some(first) = items(arena, rows).first().copied() else {
-        return Ok(false);
+        return false;
     };
     let texts: Vec<&[u8]> = match arena.node(first) {
         Node::List { links, .. } => arena
@@ -93,12 +92,9 @@ pub fn head_has_note(arena: &Arena, rows: NodeId) -> Result<bool, UnknownScaleWo
             .collect(),
         _ => Vec::new(),
     };
-    for text in texts {
-        if at_most_chars(text, MAX_CELL_CHARS) && scale_note(&lossy(text))?.is_some() {
-            return Ok(true);
-        }
-    }
-    Ok(false)
+    texts
+        .into_iter()
+        .any(|text| at_most_chars(text, MAX_CELL_CHARS) && scale_note(&lossy(text)).is_some())
 }
 
 /// `_cell`: a JSON value as a raw cell; a number keeps its value (and its record's currency), a
@@ -355,7 +351,7 @@ mod tests {
         let (arena, rows) = document(r#"[{"customer": "a", "total": 12}]"#);
         assert!(json_grid(&arena, rows, None).is_none());
         let (arena, rows) = document(r#"[["(In millions)", "2024"], ["a", 1]]"#);
-        assert_eq!(head_has_note(&arena, rows), Ok(true));
+        assert!(head_has_note(&arena, rows));
         assert!(names_period("Q3 sales") && names_period("fy2024") && !names_period("q12"));
     }
 }

@@ -27,11 +27,6 @@ pub struct Figure {
     pub currency: Option<&'static str>,
 }
 
-/// A scale note naming a word Python's table of powers lacks (`('000)`, or `millions` spelt with
-/// `İ`, `ı` or `ſ`): `scale_note` raises `KeyError` there, and the port reports it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct UnknownScaleWord(pub String);
-
 fn char_at(text: &str, at: usize) -> Option<char> {
     text.get(at..)?.chars().next()
 }
@@ -424,7 +419,7 @@ pub fn acronyms(text: &str) -> HashSet<String> {
 /// The scale note in `text` and the currency it names: "(In millions)" (6), "$000s" (3), "€m"
 /// (6, EUR); None without one. Python's `_SCALE.search`, its three alternatives tried in order at
 /// each position (at most one can start at a position: "in", a currency, or "(").
-pub fn scale_note(text: &str) -> Result<Option<(i32, Option<&'static str>)>, UnknownScaleWord> {
+pub fn scale_note(text: &str) -> Option<(i32, Option<&'static str>)> {
     let mut previous_word = false;
     for (at, c) in text.char_indices() {
         let boundary = !previous_word;
@@ -437,10 +432,10 @@ pub fn scale_note(text: &str) -> Result<Option<(i32, Option<&'static str>)>, Unk
         .or_else(|| scale_after_currency(text, at))
         .or_else(|| scale_in_parentheses(text, at));
         if let Some((word, symbol)) = found {
-            return Ok(Some((power(word)?, symbol)));
+            return power(word).map(|power| (power, symbol));
         }
     }
-    Ok(None)
+    None
 }
 
 /// The currencies a scale note names, in the order Python tries them, with the code each gives
@@ -538,15 +533,16 @@ fn scale_in_parentheses(text: &str, at: usize) -> Option<ScaleMatch<'_>> {
     closes.map(|_| (word, None))
 }
 
-/// `_POWERS[word.lower()]`, which has no entry for `'000` nor for non-ASCII spellings.
-fn power(word: &str) -> Result<i32, UnknownScaleWord> {
+/// `_POWERS.get(word.lower().lstrip("'"))`: `('000)` is thousands; a word matched only through a
+/// non-ASCII case fold (`MİLLİONS`) is no scale word, so the text holds no note.
+fn power(word: &str) -> Option<i32> {
     let lowered = lower(word);
-    Ok(match lowered.as_str() {
-        "thousands" | "000" | "000s" | "k" => 3,
-        "millions" | "m" | "mn" => 6,
-        "billions" | "bn" => 9,
-        _ => return Err(UnknownScaleWord(lowered)),
-    })
+    match lowered.trim_start_matches('\'') {
+        "thousands" | "000" | "000s" | "k" => Some(3),
+        "millions" | "m" | "mn" => Some(6),
+        "billions" | "bn" => Some(9),
+        _ => None,
+    }
 }
 
 /// A header row with each empty cell after a filled one taking its text (a spanning header);
@@ -611,17 +607,14 @@ mod tests {
     fn scale_notes_set_a_power_and_a_currency() {
         assert_eq!(
             scale_note("(In millions, except per share)"),
-            Ok(Some((6, None)))
+            Some((6, None))
         );
-        assert_eq!(scale_note("in € millions"), Ok(Some((6, Some("EUR")))));
-        assert_eq!(scale_note("USD 000s"), Ok(Some((3, Some("USD")))));
-        assert_eq!(scale_note("CHF m"), Ok(Some((6, Some("CHF")))));
-        assert_eq!(scale_note("min"), Ok(None));
-        // Python's table of powers has no "'000": its KeyError is reported.
-        assert_eq!(
-            scale_note("('000)"),
-            Err(UnknownScaleWord("'000".to_owned()))
-        );
+        assert_eq!(scale_note("in € millions"), Some((6, Some("EUR"))));
+        assert_eq!(scale_note("USD 000s"), Some((3, Some("USD"))));
+        assert_eq!(scale_note("CHF m"), Some((6, Some("CHF"))));
+        assert_eq!(scale_note("min"), None);
+        assert_eq!(scale_note("('000)"), Some((3, None)));
+        assert_eq!(scale_note("(In MİLLİONS)"), None);
     }
 
     #[test]

@@ -10,7 +10,7 @@ use groundedness_engine::keyed::parse_decimal;
 use groundedness_engine::offsets::CharOffsets;
 use groundedness_engine::pytext::{at_most_chars, char_prefix, lossy, lstrip, strip};
 use groundedness_engine::value::{Arena, Node, NodeId, Span, TooLarge};
-use pyo3::exceptions::{PyMemoryError, PyOverflowError};
+use pyo3::exceptions::{PyMemoryError, PyOverflowError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::iter::BoundListIterator;
@@ -752,7 +752,13 @@ impl<'py> Converter<'py> {
         let builtins = self.py.import("builtins")?;
         match builtins.getattr("float")?.call1((value,)) {
             Ok(number) => Ok(Some(number.extract::<f64>()?).filter(|number| number.is_finite())),
-            Err(error) if error.is_instance_of::<PyOverflowError>(self.py) => Ok(None),
+            // Too large, or no float value at all (`Decimal("sNaN")`): no figure.
+            Err(error)
+                if error.is_instance_of::<PyOverflowError>(self.py)
+                    || error.is_instance_of::<PyValueError>(self.py) =>
+            {
+                Ok(None)
+            }
             Err(error) => Err(error),
         }
     }

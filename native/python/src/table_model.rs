@@ -17,7 +17,7 @@ use groundedness_engine::table_model::{currency_code, make_table, Cell, Place, R
 use groundedness_engine::table_text;
 use groundedness_engine::value::{Arena, Node};
 use groundedness_engine::vocabulary::DerivedOperation;
-use pyo3::exceptions::{PyKeyError, PyValueError};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 use pyo3::IntoPyObjectExt;
@@ -70,10 +70,6 @@ fn plain_table<'py>(
     (cells, words(&table.row_words), words(&table.column_words)).into_pyobject(py)
 }
 
-fn key_error(word: String) -> PyErr {
-    PyKeyError::new_err(word)
-}
-
 /// The tables `make_table` makes of every text table in `text` (None where it makes none).
 #[pyfunction]
 fn text_table_models<'py>(
@@ -99,8 +95,7 @@ fn text_table_models<'py>(
                 })
                 .collect()
         });
-        let table =
-            make_table(grid.collect(), source, &found.caption).map_err(|e| key_error(e.0))?;
+        let table = make_table(grid.collect(), source, &found.caption);
         let plain = table
             .map(|table| {
                 plain_table(py, &table, |raw| {
@@ -168,16 +163,12 @@ fn json_table_models<'py>(
     let mut found = Vec::new();
     for array in arrays {
         let path = render(&paths, array.path, &arena);
-        let note = match head_has_note(&arena, array.rows) {
-            Ok(note) => note.into_bound_py_any(py)?,
-            Err(word) => word.0.into_bound_py_any(py)?,
-        };
+        let note = head_has_note(&arena, array.rows).into_bound_py_any(py)?;
         let grid = json_grid(&arena, array.rows, array.path);
         let no_grid = grid.is_none();
         let table = match grid.map(|grid| make_table(grid, array.source, caption)) {
-            None | Some(Ok(None)) => py.None().into_bound(py),
-            Some(Err(word)) => word.0.into_bound_py_any(py)?,
-            Some(Ok(Some(table))) => plain_table(py, &table, |raw| {
+            None | Some(None) => py.None().into_bound(py),
+            Some(Some(table)) => plain_table(py, &table, |raw| {
                 let path = raw.place.path(&mut paths);
                 let record = raw.record.and_then(|record| {
                     let rows = match arena.node(array.rows) {

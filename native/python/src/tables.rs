@@ -5,7 +5,7 @@ use std::collections::HashSet;
 
 use groundedness_engine::offsets::CharOffsets;
 use groundedness_engine::{table_text, tables};
-use pyo3::exceptions::{PyKeyError, PyValueError};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 #[pyfunction]
@@ -13,10 +13,9 @@ fn table_figure(text: &str) -> Option<(f64, bool, Option<&'static str>)> {
     tables::figure(text).map(|found| (found.value, found.percent, found.currency))
 }
 
-/// `scale_note`, raising `KeyError` where Python's does.
 #[pyfunction]
-fn scale_note(text: &str) -> PyResult<Option<(i32, Option<&'static str>)>> {
-    tables::scale_note(text).map_err(|unknown| PyKeyError::new_err(unknown.0))
+fn scale_note(text: &str) -> Option<(i32, Option<&'static str>)> {
+    tables::scale_note(text)
 }
 
 #[pyfunction]
