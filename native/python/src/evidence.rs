@@ -37,6 +37,19 @@ fn collect<'py>(
     max_evidence_bytes: i64,
     every_string: bool,
 ) -> PyResult<Bound<'py, PyTuple>> {
+    let corpus = walk(py, items, prompt, max_evidence_bytes, every_string)?;
+    plain(py, &corpus)
+}
+
+/// The engine's `Corpus` of Python evidence, as `corpus.collect` walks it (its exception, when
+/// it raises, raised again).
+pub(crate) fn walk<'py>(
+    py: Python<'py>,
+    items: &Bound<'py, PyAny>,
+    prompt: Option<&Bound<'py, PyAny>>,
+    max_evidence_bytes: i64,
+    every_string: bool,
+) -> PyResult<Corpus> {
     let mut converter = Converter::new(py, max_evidence_bytes)?;
     let evidence = converter.evidence(items, prompt)?;
     let settings = Settings {
@@ -54,7 +67,7 @@ fn collect<'py>(
             return Err(error);
         }
     }
-    plain(py, &corpus)
+    Ok(corpus)
 }
 
 /// How deeply a JSON document may nest when `_document` is called from `walk`'s frame. Python
@@ -683,7 +696,7 @@ fn optional_text(value: &Bound<'_, PyAny>) -> PyResult<Option<Vec<u8>>> {
 }
 
 /// Engine text back to a Python `str`.
-fn py_text<'py>(py: Python<'py>, text: &[u8]) -> PyResult<Bound<'py, PyAny>> {
+pub(crate) fn py_text<'py>(py: Python<'py>, text: &[u8]) -> PyResult<Bound<'py, PyAny>> {
     match std::str::from_utf8(text) {
         Ok(valid) => Ok(PyString::new(py, valid).into_any()),
         Err(_) => PyBytes::new(py, text).call_method1("decode", ("utf-8", "surrogatepass")),
