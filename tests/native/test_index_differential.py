@@ -15,6 +15,7 @@ import random
 import struct
 from collections.abc import Iterator, Sequence
 from functools import partial
+from itertools import islice
 from typing import Any
 
 from hypothesis import given, settings
@@ -72,14 +73,14 @@ def _answer(index: EvidenceIndex, lookup: tuple[Any, ...]) -> Any:
             if op == "count":
                 return group.count(low, high)
             found = group.within(low, high)
-            return [_plain(hit) for hit, _ in zip(found, range(take), strict=False)]
+            return [_plain(hit) for hit in islice(found, take)]
         if op == "in_windows":
             _, name, value, negative, take = lookup
             group = index.group(name)
             reduced = mantissa(value)
             assert reduced is not None
             found = group.in_windows(variant_windows(reduced), negative)
-            return [_plain(hit) for hit, _ in zip(found, range(take), strict=False)]
+            return [_plain(hit) for hit in islice(found, take)]
         if op == "contents":
             group = index.group(lookup[1])
             left = index.budget.left
@@ -200,9 +201,10 @@ def inspection_lookups() -> list[tuple[Any, ...]]:
     return [("contents", name) for name in GROUPS] + [("numeric_hits", kind) for kind in ("money", "percent", "number")]
 
 
-def case_lookups(answer: str, extract: Extract = DEFAULT_EXTRACT) -> list[tuple[Any, ...]]:
-    atoms = extract_atoms(answer, locale=extract[0], min_number_digits=extract[1], kinds=extract[2], anchor=extract[3])  # type: ignore[arg-type]
-    return [*verdict_lookups(atoms), *inspection_lookups()]
+def case_lookups(answer: str, atoms: int = 1000) -> list[tuple[Any, ...]]:
+    """The verdicts' lookups for the first ``atoms`` atoms of ``answer``, then every group's contents."""
+    found = extract_atoms(answer)
+    return [*verdict_lookups(found[:atoms]), *inspection_lookups()]
 
 
 def _needs(answer: str) -> tuple[list[str], list[str] | None]:
@@ -235,13 +237,24 @@ def test_devset_cases_agree() -> None:
     assert ran >= 580
 
 
+def _large(items: list[Any]) -> bool:
+    """More than 64 KB of evidence (or too deep to tell), whose whole groups the test does not list."""
+    try:
+        return sum(len(item) if isinstance(item, str) else len(json.dumps(item)) for item in items) > 64 * 1024
+    except RecursionError:
+        return True
+
+
 def test_benchmark_shapes_agree() -> None:
     from benchmarks import scoring_bench
 
     answers = {f"scoring_bench {case.name}": case.answer for case in scoring_bench.cases()}
     for name, items, prompt in benchmark_cases():
         answer = answers.get(name, "Revenue was $1,243,500 on 2025-03-04, ticket INC-4521, 15.3%.")
-        lookups = case_lookups(answer[:4096])
+        lookups = case_lookups(answer, atoms=24)  # a sample: the Python side is slow
+        if _large(items):
+            lookups = [lookup for lookup in lookups if lookup[0] not in ("contents", "numeric_hits")]
+            lookups.append(("numeric_hits", "money"))  # one whole list of a large evidence
         expected, native = both(items, prompt, lookups)
         assert native == expected, name
 

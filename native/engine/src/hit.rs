@@ -17,8 +17,14 @@ use crate::value::Node;
 /// Where a hit's value comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Origin {
-    /// `text[start..end]` (bytes) of the fragment at this position of `Corpus::fragments`.
-    Fragment { fragment: usize, start: usize, end: usize },
+    /// `text[start..end]` (bytes) of the fragment at this position of `Corpus::fragments`, which
+    /// is `chars` in code points (worked out once, in the extraction's pass).
+    Fragment {
+        fragment: usize,
+        start: usize,
+        end: usize,
+        chars: (usize, usize),
+    },
     /// The raw scalar at this position of `Corpus::scalar_rows`.
     Scalar(usize),
 }
@@ -83,6 +89,7 @@ impl Hit {
                 fragment,
                 start,
                 end,
+                ..
             } => fragment_text(corpus, fragment)
                 .get(start..end)
                 .unwrap_or_default()
@@ -161,17 +168,10 @@ impl Hit {
                 fragment,
                 start,
                 end,
+                ..
             } = self.origin
             {
-                // A lone surrogate reads as U+FFFD: no letter and no line break either way.
-                let text = lossy(fragment_text(corpus, fragment));
-                found.extend(label_words::window_words(
-                    &text,
-                    start,
-                    end,
-                    0,
-                    text.len(),
-                ));
+                found.extend(window_words(fragment_text(corpus, fragment), start, end));
             }
             found
         })
@@ -180,18 +180,14 @@ impl Hit {
     pub fn citation(&self, corpus: &Corpus) -> Citation {
         let (source, path, start, end) = match self.origin {
             Origin::Fragment {
-                fragment,
-                start,
-                end,
+                fragment, chars, ..
             } => {
                 let at = corpus.fragments.get(fragment);
-                let text = fragment_text(corpus, fragment);
-                let chars = |byte: usize| len_chars(text.get(..byte).unwrap_or(text));
                 (
                     at.map(|f| f.source),
                     at.and_then(|f| f.path),
-                    Some(chars(start)),
-                    Some(chars(end)),
+                    Some(chars.0),
+                    Some(chars.1),
                 )
             }
             Origin::Scalar(position) => {
@@ -223,6 +219,24 @@ impl Hit {
             cell: None,
         }
     }
+}
+
+/// `window_words` of `text[start..end]`, read on the stretch the windows can reach only (at most
+/// four bytes a character), so a hit in a long text costs its window, not the text.
+fn window_words(text: &[u8], start: usize, end: usize) -> HashSet<String> {
+    let boundary = |at: usize| text.get(at).is_none_or(|byte| (*byte as i8) >= -0x40);
+    let mut low = start.saturating_sub(4 * label_words::BEFORE_WINDOW);
+    while low > 0 && !boundary(low) {
+        low -= 1;
+    }
+    let mut high = (end + 4 * label_words::AFTER_WINDOW).min(text.len());
+    while high < text.len() && !boundary(high) {
+        high += 1;
+    }
+    // A lone surrogate reads as U+FFFD: no letter and no line break either way.
+    let stretch = lossy(text.get(low..high).unwrap_or_default());
+    let (start, end) = (start.saturating_sub(low), end.saturating_sub(low));
+    label_words::window_words(&stretch, start, end, 0, stretch.len())
 }
 
 fn fragment_text(corpus: &Corpus, fragment: usize) -> &[u8] {

@@ -15,7 +15,8 @@ use crate::hit::{Hit, Origin};
 use crate::identifier_index::IdentifierIndex;
 use crate::numeric_group::NumericGroup;
 use crate::paths::Key;
-use crate::pytext::lossy;
+use crate::offsets::CharOffsets;
+use crate::pytext::{len_chars, lossy};
 use crate::pyunicode;
 use crate::units;
 use crate::vocabulary::AtomKind;
@@ -165,8 +166,8 @@ impl Group {
     }
 }
 
-/// A date atom of a fragment: (fragment, value, start, end).
-type DateAtom = (usize, Arc<AtomValue>, usize, usize);
+/// A date atom of a fragment: where it is, its value.
+type DateAtom = (Origin, Arc<AtomValue>);
 
 /// A scalar's last path key (a list position for a list item).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -242,16 +243,24 @@ impl EvidenceIndex {
             }
         }
         let mut starts = Vec::with_capacity(texts.len());
+        let mut char_starts = Vec::with_capacity(texts.len());
         let mut joined: Vec<u8> = Vec::new();
+        let mut chars = 0;
         for text in &texts {
             if !starts.is_empty() {
                 joined.extend_from_slice(SEPARATOR.as_bytes());
+                chars += SEPARATOR.len();
             }
             starts.push(joined.len());
+            char_starts.push(chars);
             joined.extend_from_slice(text);
+            chars += len_chars(text);
         }
         // A lone surrogate reads as U+FFFD, the same bytes long: offsets stay those of the text.
-        let atoms = extract(&lossy(&joined));
+        let joined = lossy(&joined);
+        let atoms = extract(&joined);
+        // Atoms come sorted and apart: their offsets in code points cost one pass in all.
+        let mut offsets = CharOffsets::new(&joined);
         for atom in atoms {
             if !needs.kinds.contains(&atom.kind) {
                 continue;
@@ -265,21 +274,29 @@ impl EvidenceIndex {
             let Some(slot) = starts.partition_point(|at| *at <= atom.start).checked_sub(1) else {
                 continue;
             };
-            let (Some(text_start), Some(text), Some(fragments)) =
-                (starts.get(slot), texts.get(slot), fragments_of.get(slot))
-            else {
+            let (Some(text_start), Some(char_start), Some(text), Some(fragments)) = (
+                starts.get(slot),
+                char_starts.get(slot),
+                texts.get(slot),
+                fragments_of.get(slot),
+            ) else {
                 continue;
             };
             if atom.end > text_start + text.len() {
                 continue;
             }
             let (start, end) = (atom.start - text_start, atom.end - text_start);
+            let chars = (
+                offsets.of(atom.start) - char_start,
+                offsets.of(atom.end) - char_start,
+            );
             let kind = atom.kind;
             let value = Arc::new(atom.value);
             let origin = |fragment: usize| Origin::Fragment {
                 fragment,
                 start,
                 end,
+                chars,
             };
             match value.as_ref() {
                 AtomValue::Quantity(quantity) => {
@@ -303,7 +320,7 @@ impl EvidenceIndex {
                 AtomValue::Date(_) => self.date_atoms.extend(
                     fragments
                         .iter()
-                        .map(|fragment| (*fragment, Arc::clone(&value), start, end)),
+                        .map(|fragment| (origin(*fragment), Arc::clone(&value))),
                 ),
                 AtomValue::Identifier(_) => {
                     let name: Arc<str> = Arc::from(kind.as_str());
@@ -592,7 +609,7 @@ impl EvidenceIndex {
         let table = self.dates.get_or_insert_with(|| {
             let readings: Vec<Vec<Reading>> = date_atoms
                 .iter()
-                .map(|(_, value, _, _)| match value.as_ref() {
+                .map(|(_, value)| match value.as_ref() {
                     AtomValue::Date(date) => date
                         .readings
                         .iter()
@@ -620,14 +637,10 @@ impl EvidenceIndex {
             .filter_map(|(entry, matched)| {
                 let hit = match entry {
                     DateEntry::Atom(at) => {
-                        let (fragment, value, start, end) = date_atoms.get(at)?;
+                        let (origin, value) = date_atoms.get(at)?;
                         Hit::new(
                             Arc::clone(&date),
-                            Origin::Fragment {
-                                fragment: *fragment,
-                                start: *start,
-                                end: *end,
-                            },
+                            *origin,
                             Some(Arc::clone(value)),
                             0.0,
                             0.0,
