@@ -146,3 +146,18 @@ def bare_years(
     anchor: datetime.date | None,
 ) -> list[tuple[int | None, int | None]]: ...
 def slipped_years(year: int) -> list[int]: ...
+
+# index.rs: the evidence index of `items` (walked, extracted with (locale, min_number_digits, kinds,
+# anchor), indexing `needs` = (kinds, shapes | None) or everything) answering `lookups` on one
+# budget of `units`: per lookup, its answer (hits as (kind, text, number, tolerance, currency, unit,
+# key_unit, sorted words, citation), or ("error", name)) and the budget left after it.
+def index_lookups(
+    items: object,
+    prompt: str | None,
+    max_evidence_bytes: int,
+    every_string: bool,
+    extract: tuple[str, int, tuple[str, ...] | list[str], datetime.date | None],
+    needs: tuple[list[str], list[str] | None] | None,
+    units: int,
+    lookups: list[tuple[Any, ...]],
+) -> list[tuple[Any, int]]: ...

@@ -137,9 +137,7 @@ def both(
     units: int = UNITS,
 ) -> tuple[Any, Any]:
     expected = python_answers(items, prompt, extract, needs, units, lookups)
-    native = _native.index_lookups(
-        items, prompt, CAP, extract[3] is not None, extract, needs, units, lookups
-    )
+    native = _native.index_lookups(items, prompt, CAP, extract[3] is not None, extract, needs, units, lookups)
     return _bits(expected), _bits([tuple(answer) for answer in native])
 
 
@@ -198,7 +196,9 @@ def verdict_lookups(atoms: Sequence[Atom]) -> Iterator[tuple[Any, ...]]:
 
 
 def inspection_lookups() -> list[tuple[Any, ...]]:
-    return [("contents", name) for name in GROUPS] + [("numeric_hits", kind) for kind in ("money", "percent", "number")]
+    return [("contents", name) for name in GROUPS] + [
+        ("numeric_hits", kind) for kind in ("money", "percent", "number")
+    ]
 
 
 def case_lookups(answer: str, atoms: int = 1000) -> list[tuple[Any, ...]]:
@@ -240,7 +240,9 @@ def test_devset_cases_agree() -> None:
 def _large(items: list[Any]) -> bool:
     """More than 64 KB of evidence (or too deep to tell), whose whole groups the test does not list."""
     try:
-        return sum(len(item) if isinstance(item, str) else len(json.dumps(item)) for item in items) > 64 * 1024
+        return (
+            sum(len(item) if isinstance(item, str) else len(json.dumps(item)) for item in items) > 64 * 1024
+        )
     except RecursionError:
         return True
 
@@ -261,7 +263,12 @@ def test_benchmark_shapes_agree() -> None:
 
 def test_a_small_budget_refuses_unit_groups_alike() -> None:
     items = [{"distance_km": 12, "weight_g": 2500, "rows": [{"size_mb": 3}]}, "It ran 5 km in 3000 ms."]
-    lookups = [("nonempty", ["unit:m"]), ("nonempty", ["unit:kg"]), ("contents", "unit:m"), ("contents", "date")]
+    lookups = [
+        ("nonempty", ["unit:m"]),
+        ("nonempty", ["unit:kg"]),
+        ("contents", "unit:m"),
+        ("contents", "date"),
+    ]
     for units in (0, 1, 2, 3, 5, 100):
         expected, native = both(items, None, lookups, units=units)
         assert native == expected, units
@@ -285,7 +292,9 @@ _SCALARS = st.one_of(
     st.integers(-3000, 3_000_000),
     st.floats(-2.0, 2.0, allow_nan=False, allow_infinity=False),
     st.floats(allow_nan=False, allow_infinity=False, width=32),
-    st.sampled_from([0, 1810, 2025, 1999, 124350, 0.153, -0.0, 1e21, "12.50", "2025", "USD", "usd", "JPY", "kwd"]),
+    st.sampled_from(
+        [0, 1810, 2025, 1999, 124350, 0.153, -0.0, 1e21, "12.50", "2025", "USD", "usd", "JPY", "kwd"]
+    ),
     _TEXTS,
 )
 _RECORDS = st.dictionaries(_KEYS, _SCALARS, max_size=6)
@@ -328,7 +337,11 @@ def test_generated_evidence_agrees(
 def test_the_differential_can_fail() -> None:
     expected, native = both(["Revenue $1,243,500"], None, [("numeric_hits", "money")])
     assert native == expected
-    assert expected != _bits(python_answers(["Revenue $1,243,501"], None, DEFAULT_EXTRACT, None, UNITS, [("numeric_hits", "money")]))
+    assert expected != _bits(
+        python_answers(
+            ["Revenue $1,243,501"], None, DEFAULT_EXTRACT, None, UNITS, [("numeric_hits", "money")]
+        )
+    )
 
 
 def test_random_lookups_on_dense_json_agree() -> None:

@@ -224,7 +224,7 @@ impl Hit {
 /// `window_words` of `text[start..end]`, read on the stretch the windows can reach only (at most
 /// four bytes a character), so a hit in a long text costs its window, not the text.
 fn window_words(text: &[u8], start: usize, end: usize) -> HashSet<String> {
-    let boundary = |at: usize| text.get(at).is_none_or(|byte| (*byte as i8) >= -0x40);
+    let boundary = |at: usize| text.get(at).map_or(true, |byte| (*byte as i8) >= -0x40);
     let mut low = start.saturating_sub(4 * label_words::BEFORE_WINDOW);
     while low > 0 && !boundary(low) {
         low -= 1;

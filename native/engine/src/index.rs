@@ -14,8 +14,8 @@ use crate::digits::VariantWindows;
 use crate::hit::{Hit, Origin};
 use crate::identifier_index::IdentifierIndex;
 use crate::numeric_group::NumericGroup;
-use crate::paths::Key;
 use crate::offsets::CharOffsets;
+use crate::paths::Key;
 use crate::pytext::{len_chars, lossy};
 use crate::pyunicode;
 use crate::units;
@@ -169,6 +169,9 @@ impl Group {
 /// A date atom of a fragment: where it is, its value.
 type DateAtom = (Origin, Arc<AtomValue>);
 
+/// (position, unit) of the raw scalars whose key names a unit, by dimension.
+type UnitRows = HashMap<Option<&'static str>, Vec<(usize, &'static str)>>;
+
 /// A scalar's last path key (a list position for a list item).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 enum LastKey {
@@ -185,7 +188,7 @@ pub struct EvidenceIndex {
     groups: HashMap<String, Group>,
     dates: Option<DateIndex>,
     identifiers: Option<IdentifierIndex>,
-    units_by_dimension: Option<HashMap<Option<&'static str>, Vec<(usize, &'static str)>>>,
+    units_by_dimension: Option<UnitRows>,
     last_keys: Option<HashSet<LastKey>>,
 }
 
@@ -271,7 +274,10 @@ impl EvidenceIndex {
                     continue;
                 }
             }
-            let Some(slot) = starts.partition_point(|at| *at <= atom.start).checked_sub(1) else {
+            let Some(slot) = starts
+                .partition_point(|at| *at <= atom.start)
+                .checked_sub(1)
+            else {
                 continue;
             };
             let (Some(text_start), Some(char_start), Some(text), Some(fragments)) = (
@@ -387,7 +393,7 @@ impl EvidenceIndex {
                 Group::new(name, &read, scalars(&minor))
             }
             "scaled" => {
-                let scaled = self.keyed_rows(|key| units::key_magnitude(key));
+                let scaled = self.keyed_rows(units::key_magnitude);
                 let values = &self.corpus.scalar_values;
                 // `10.0 ** power` is C's `pow`, as `powf` is.
                 let read: Vec<f64> = scaled
@@ -510,7 +516,12 @@ impl EvidenceIndex {
         let corpus = &self.corpus;
         let mut found = Vec::new();
         for (position, row) in corpus.scalar_rows.iter().enumerate() {
-            let Some(label) = corpus.paths.labels(row.path, &corpus.arena).first().copied() else {
+            let Some(label) = corpus
+                .paths
+                .labels(row.path, &corpus.arena)
+                .first()
+                .copied()
+            else {
                 continue;
             };
             let key = corpus.arena.bytes(label);
@@ -530,10 +541,9 @@ impl EvidenceIndex {
     }
 
     /// (position, unit) of the raw scalars whose nearest key names a unit, by dimension.
-    fn unit_rows(&mut self) -> &HashMap<Option<&'static str>, Vec<(usize, &'static str)>> {
+    fn unit_rows(&mut self) -> &UnitRows {
         if self.units_by_dimension.is_none() {
-            let mut found: HashMap<Option<&'static str>, Vec<(usize, &'static str)>> =
-                HashMap::new();
+            let mut found = UnitRows::new();
             for (position, unit) in self.keyed_rows(units::key_unit) {
                 found
                     .entry(units::dimension(unit))
@@ -685,7 +695,9 @@ impl EvidenceIndex {
         normalized: &str,
         budget: &mut WorkBudget,
     ) -> Vec<Arc<Hit>> {
-        let found = self.identifier_index().identifiers(shape, normalized, budget);
+        let found = self
+            .identifier_index()
+            .identifiers(shape, normalized, budget);
         self.identifier_hits_at(found)
     }
 
@@ -719,4 +731,125 @@ fn in_minor_units(row: &ScalarRow) -> bool {
         && row
             .currency
             .is_some_and(|code| !NOT_HUNDREDTHS.contains(&&code))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::budget::CANDIDATE;
+    use crate::corpus::{collect, Evidence, Item, Settings, Source};
+    use crate::date_index::YEAR;
+    use crate::extract::extract_atoms;
+    use crate::json_text::{self, Limits};
+    use crate::value::Arena;
+
+    /// The index of evidence items given as JSON, extracted with the default settings.
+    fn index_of(items: &[&str], needs: &EvidenceNeeds) -> EvidenceIndex {
+        let mut arena = Arena::default();
+        let mut converted = Vec::new();
+        for (index, item) in items.iter().enumerate() {
+            let span = arena.push_text(item.as_bytes()).unwrap_or_default();
+            let limits = Limits {
+                max_nesting: i64::MAX,
+                max_int_digits: 0,
+            };
+            let content = json_text::parse(&mut arena, span, limits).unwrap_or_default();
+            converted.push(Item {
+                source: Source {
+                    index: Some(index),
+                    source_id: None,
+                    kind: b"tool_result".to_vec(),
+                    name: None,
+                },
+                content,
+                empty: false,
+            });
+        }
+        let evidence = Evidence {
+            arena,
+            prompt: None,
+            items: converted,
+        };
+        let settings = Settings {
+            max_bytes: 1 << 20,
+            every_string: false,
+            json_nesting_at_walk: 990,
+            max_int_digits: 4300,
+        };
+        let kinds: Vec<&str> = AtomKind::ALL.iter().map(|kind| kind.as_str()).collect();
+        let extract =
+            |text: &str| extract_atoms(text, "en-US", 4, &kinds, None).unwrap_or_default();
+        EvidenceIndex::new(collect(evidence, settings), extract, needs)
+    }
+
+    const INVOICE: &str = r#"{"note": "Résumé: revenue $1,243,500 on 2025-03-04, INC-4521", "total": 1243500.5, "currency": "usd", "amount_cents": 1999, "distance_km": 12}"#;
+
+    #[test]
+    fn atoms_are_cited_in_code_points_with_their_label_words() {
+        let index = index_of(&[INVOICE], &EvidenceNeeds::everything());
+        let corpus = index.corpus();
+        let money = index.numeric_hits(AtomKind::Money);
+        assert_eq!(money.len(), 1);
+        let hit = &money[0];
+        assert_eq!(hit.text(corpus), b"$1,243,500");
+        let citation = hit.citation(corpus);
+        assert_eq!((citation.start, citation.end), (Some(16), Some(26)));
+        assert_eq!(citation.path.as_deref(), Some(&b"$.note"[..]));
+        let words = hit.words(corpus);
+        assert!(words.contains("revenue") && words.contains("note"));
+        assert_eq!(hit.currency(corpus).as_deref(), Some("USD"));
+    }
+
+    #[test]
+    fn groups_read_raw_scalars_as_fractions_minor_units_and_units() {
+        let mut index = index_of(&[INVOICE], &EvidenceNeeds::everything());
+        let mut budget = WorkBudget::new(1000);
+        let minor = index
+            .group("minor", &mut budget)
+            .map(|g| g.values().to_vec());
+        // Every integer of a record with a currency of hundredths counts, `distance_km` too.
+        assert_eq!(minor, Ok(vec![0.12, 19.99]));
+        let found = index
+            .group("unit:m", &mut budget)
+            .map(|group| group.nearest(12_000.0, 0.0, 1e9, 4, &mut budget));
+        let found = found.unwrap_or_default();
+        assert_eq!(found.len(), 1);
+        assert_eq!(&*found[0].kind, "unit:m");
+        assert_eq!(found[0].key_unit(index.corpus()), Some("km"));
+        assert_eq!(found[0].text(index.corpus()), b"12");
+        assert_eq!(
+            index.group("date", &mut budget).err(),
+            Some(GroupError::Unknown)
+        );
+    }
+
+    #[test]
+    fn a_unit_group_the_budget_cannot_pay_for_is_refused_and_not_kept() {
+        let mut index = index_of(&[INVOICE], &EvidenceNeeds::everything());
+        let mut budget = WorkBudget::new(0);
+        assert_eq!(
+            index.nonempty(&["raw", "unit:m"], &mut budget),
+            Err(GroupError::BudgetSpent)
+        );
+        assert_eq!(budget.left, 0);
+        assert!(index.groups.contains_key("raw") && !index.groups.contains_key("unit:m"));
+    }
+
+    #[test]
+    fn unwanted_kinds_are_extracted_but_not_indexed() {
+        let needs = EvidenceNeeds {
+            kinds: vec![AtomKind::Date],
+            shapes: None,
+        };
+        let mut index = index_of(&[INVOICE], &needs);
+        assert!(index.numeric_hits(AtomKind::Money).is_empty());
+        let mut budget = WorkBudget::new(100);
+        let found = index.dates(YEAR, &(Some(2025), None, None), &mut budget);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].0.text(index.corpus()), b"2025-03-04");
+        assert_eq!(budget.left, 100 - PROBE - CANDIDATE);
+        assert!(index
+            .identifiers("ticket", "INC-4521", &mut budget)
+            .is_empty());
+    }
 }

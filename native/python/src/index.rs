@@ -71,11 +71,7 @@ fn plain<'py>(py: Python<'py>, corpus: &Corpus, hit: &Hit) -> PyResult<Bound<'py
         .into_any())
 }
 
-fn hits<'py>(
-    py: Python<'py>,
-    corpus: &Corpus,
-    found: &[Arc<Hit>],
-) -> PyResult<Bound<'py, PyAny>> {
+fn hits<'py>(py: Python<'py>, corpus: &Corpus, found: &[Arc<Hit>]) -> PyResult<Bound<'py, PyAny>> {
     let plain = found
         .iter()
         .map(|hit| plain(py, corpus, hit))
@@ -99,23 +95,30 @@ fn answer<'py>(
     budget: &mut WorkBudget,
 ) -> PyResult<Bound<'py, PyAny>> {
     let found: Vec<Arc<Hit>> = match lookup {
-        Lookup::Nearest(op, name, target, low, high, limit) if op == "nearest" => match index.group(&name, budget) {
-            Ok(group) => group.nearest(target, low, high, limit, budget),
-            Err(failed) => return error(py, failed),
-        },
-        Lookup::Range(op, name, low, high, take) => match index.group(&name, budget) {
-            Ok(group) if op == "count" => {
-                return Ok(group.count(low, high).into_pyobject(py)?.into_any())
+        Lookup::Nearest(op, name, target, low, high, limit) if op == "nearest" => {
+            match index.group(&name, budget) {
+                Ok(group) => group.nearest(target, low, high, limit, budget),
+                Err(failed) => return error(py, failed),
             }
-            Ok(group) => group.within(low, high, budget).take(take).collect(),
-            Err(failed) => return error(py, failed),
-        },
+        }
+        Lookup::Range(op, name, low, high, take) if op == "within" || op == "count" => {
+            match index.group(&name, budget) {
+                Ok(group) if op == "count" => {
+                    return Ok(group.count(low, high).into_pyobject(py)?.into_any())
+                }
+                Ok(group) => group.within(low, high, budget).take(take).collect(),
+                Err(failed) => return error(py, failed),
+            }
+        }
         Lookup::Windows(op, name, value, negative, take) if op == "in_windows" => {
             let windows = digits::mantissa(value)
                 .and_then(|reduced| digits::variant_windows(&reduced).ok())
                 .ok_or_else(|| PyValueError::new_err("no digit windows for this value"))?;
             match index.group(&name, budget) {
-                Ok(group) => group.in_windows(&windows, negative, budget).take(take).collect(),
+                Ok(group) => group
+                    .in_windows(&windows, negative, budget)
+                    .take(take)
+                    .collect(),
                 Err(failed) => return error(py, failed),
             }
         }
@@ -183,7 +186,12 @@ fn index_lookups<'py>(
     prompt: Option<&Bound<'py, PyAny>>,
     max_evidence_bytes: i64,
     every_string: bool,
-    extract: (String, Bound<'py, PyAny>, Vec<String>, Option<Bound<'py, PyAny>>),
+    extract: (
+        String,
+        Bound<'py, PyAny>,
+        Vec<String>,
+        Option<Bound<'py, PyAny>>,
+    ),
     needs: Option<(Vec<String>, Option<Vec<String>>)>,
     units: i64,
     lookups: Vec<Lookup>,
@@ -195,7 +203,10 @@ fn index_lookups<'py>(
     let needs = match needs {
         None => EvidenceNeeds::everything(),
         Some((kinds, shapes)) => EvidenceNeeds {
-            kinds: kinds.iter().filter_map(|kind| AtomKind::parse(kind)).collect(),
+            kinds: kinds
+                .iter()
+                .filter_map(|kind| AtomKind::parse(kind))
+                .collect(),
             shapes: shapes.map(|shapes| shapes.into_iter().collect::<HashSet<String>>()),
         },
     };
