@@ -293,8 +293,8 @@ impl EvidenceIndex {
             }
             let (start, end) = (atom.start - text_start, atom.end - text_start);
             let chars = (
-                offsets.of(atom.start) - char_start,
-                offsets.of(atom.end) - char_start,
+                offsets.of(atom.start).saturating_sub(*char_start),
+                offsets.of(atom.end).saturating_sub(*char_start),
             );
             let kind = atom.kind;
             let value = Arc::new(atom.value);
