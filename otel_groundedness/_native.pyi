@@ -58,6 +58,7 @@ def date_queries(
 
 # Word, digit and derivation-cue leaves (native/python/src/words.rs): offsets are code points.
 def unicode_classes(text: str) -> list[int]: ...
+def unicode_version() -> str: ...
 def unicode_lower(text: str) -> str: ...
 def unicode_digit_values(text: str) -> list[int | None]: ...
 def unicode_ignorecase(text: str, literal: str) -> list[bool]: ...
@@ -119,6 +120,34 @@ def is_total(label: str) -> bool: ...
 def may_hold_table(text: str) -> bool: ...
 def text_tables(text: str) -> list[tuple[list[list[tuple[str, int, int]]], str]]: ...
 
+# The table model, JSON tables and table derivations (native/python/src/table_model.rs), for
+# tests/native/test_table_model_differential.py. A table is (cells, row words, column words); a
+# cell is ((value, power, percent, currency, row, column, label, columns, year, source, cited),
+# (text, path, start, end, (number, currency, record position))); offsets are code points.
+_PlainCell = tuple[
+    tuple[float, int, bool, str | None, int, int, str, list[str], int | None, int, str],
+    tuple[str, str | None, int | None, int | None, tuple[float | None, str | None, int | None]],
+]
+_PlainTable = tuple[list[_PlainCell], list[tuple[int, list[str]]], list[tuple[int, list[str]]]]
+
+def text_table_models(text: str, source: int) -> list[_PlainTable | None]: ...
+def json_table_models(
+    document: str, caption: str, max_bytes: int
+) -> list[tuple[str | None, bool | str, bool, _PlainTable | str | None]]: ...
+def table_derivation(
+    tables: list[
+        tuple[
+            list[tuple[float, int, bool, str | None, int, int, str, int | None]],
+            list[tuple[int, list[str]]],
+            list[tuple[int, list[str]]],
+        ]
+    ],
+    target: tuple[float, float, float, str, bool, bool, list[str], str | None],
+    asked: set[str] | frozenset[str],
+    cited: list[float],
+    budget: int,
+) -> tuple[tuple[str, list[tuple[int, int]], float, bool] | str | None, int]: ...
+
 # The evidence walk (native/engine/src/corpus.rs), in plain data for the differential tests
 # (tests/native/test_evidence_differential.py): (fragments, scalar_values, scalar_rows,
 # has_tool_evidence, reasons, arrays).
@@ -146,6 +175,9 @@ def bare_years(
     anchor: datetime.date | None,
 ) -> list[tuple[int | None, int | None]]: ...
 def slipped_years(year: int) -> list[int]: ...
+def stated_figures(
+    text: str, atom_spans: list[tuple[int, int]], min_number_digits: int
+) -> list[tuple[str, str, int, int, tuple[Any, ...]]]: ...
 
 # index.rs: the evidence index of `items` (walked, extracted with (locale, min_number_digits, kinds,
 # anchor), indexing `needs` = (kinds, shapes | None) or everything) answering `lookups` on one

@@ -1,6 +1,7 @@
 """Differential runs of the native engine against the Python oracle, one slice at a time.
 
     python -m tests.native.differential extract --cases 200000 --seed 1
+    python -m tests.native.differential stated|sentences|bare_years --cases 50000
 
 Each slice registers how to generate a case from a seeded ``random.Random``, how to compare the
 two engines on it (``None`` when they agree, else both results), and how to shrink a case; the
@@ -27,6 +28,7 @@ from otel_groundedness.scoring.atoms import ATOM_KINDS, Atom, CalendarDate, Iden
 from otel_groundedness.scoring.extract import SUPPORTED_LOCALES, extract_atoms
 from otel_groundedness.scoring.extract.locales import PACKS
 from otel_groundedness.scoring.sentences import sentence_spans
+from otel_groundedness.scoring.stated_figures import stated_figures
 
 Mismatch = tuple[Any, Any]
 
@@ -258,10 +260,57 @@ def compare_bare_years(case: ExtractCase) -> Mismatch | None:
     return (expected, expected_slips), (got, got_slips)
 
 
+def compare_stated(case: ExtractCase) -> Mismatch | None:
+    """The figures ``stated_figures`` adds to the extracted atoms (the scorer's ``extract``)."""
+    atoms = _oracle_atoms(case)
+    kept = {id(atom) for atom in atoms}
+    added = [a for a in stated_figures(case.text, atoms, case.min_number_digits) if id(a) not in kept]
+    expected = [_exact((a.kind, a.text, a.start, a.end, _fields(a))) for a in added]
+    spans = [(a.start, a.end) for a in atoms]
+    got = [_exact(row) for row in _native.stated_figures(case.text, spans, case.min_number_digits)]
+    return None if expected == got else (expected, got)
+
+
+def generate_stated(rng: random.Random) -> ExtractCase:
+    """Sentences ending in short figures after the words, marks and bold that state them."""
+    words = (
+        "is",
+        "IS",
+        "waſ",
+        "Been",
+        "by",
+        "to",
+        "equals",
+        "total",
+        "up",
+        "down",
+        "=",
+        ":",
+        "",
+        "İs",
+        "**",
+        "__",
+    )
+    ends = (".", ". ", "!", ";", "?", "", "\n", " ", "**.", "__ ")
+    points = ("", "", " points", " Points", " point", " percentage points", " pts", "pts", " PTS", " pointsx")
+    parts = []
+    for _ in range(rng.randint(1, 6)):
+        figure = rng.choice(
+            ("3.85", "87.5", "-2", "−0.5", "+7", "1234", "12.3456789", "٣.٥", "0", "00.50", "²")
+        )
+        space = rng.choice((" ", "  ", "\u00a0", "", "\t"))
+        parts.append(random_text(rng, rng.randint(0, 4)) + rng.choice(words) + space + figure)
+        parts.append(rng.choice(points) + rng.choice(ends))
+    return ExtractCase(
+        "".join(parts), rng.choice(SUPPORTED_LOCALES), rng.choice((1, 2, 3, 4, 5)), rng.choice(KIND_SUBSETS)
+    )
+
+
 SLICES: dict[str, Slice] = {
     "extract": Slice(generate_extract, compare_extract, shrink_extract),
     "sentences": Slice(generate_extract, compare_sentences, shrink_extract),
     "bare_years": Slice(generate_extract, compare_bare_years, shrink_extract),
+    "stated": Slice(generate_stated, compare_stated, shrink_extract),
 }
 
 

@@ -13,6 +13,7 @@ import argparse
 import datetime
 import decimal
 import json
+import math
 import random
 import sys
 import time
@@ -32,11 +33,17 @@ def python_plain(corpus: Corpus) -> Plain:
     """The Python corpus in ``_native.collect``'s shape."""
     ordinals: dict[int, int] = {}
 
-    def siblings(mapping: Mapping[Any, Any] | None) -> tuple[int, tuple[str, ...]] | None:
+    def siblings(mapping: Mapping[Any, Any] | None) -> tuple[int, tuple[Any, ...]] | None:
+        """Its identity, and what later stages read of it: each key and each short string value
+        (labels, currency, a table's caption)."""
         if mapping is None:
             return None
         ordinal = ordinals.setdefault(id(mapping), len(ordinals))
-        return ordinal, tuple(key if type(key) is str else _key_text(key) for key in mapping)
+        entries = tuple(
+            (key if type(key) is str else _key_text(key), _short_text(value, 200))
+            for key, value in mapping.items()
+        )
+        return ordinal, entries
 
     def source(origin: Any) -> tuple[Any, ...]:
         return (origin.index, origin.source_id, origin.kind, origin.name)
@@ -59,11 +66,50 @@ def python_plain(corpus: Corpus) -> Plain:
         for origin, path, literal, currency, mapping, start, end in corpus.scalar_rows
     ]
     arrays = [
-        (source(origin), render_path(path), len(rows_), siblings(mapping))
+        (
+            source(origin),
+            render_path(path),
+            min(len(rows_), TABLE_ROWS),
+            _table_rows(rows_),
+            siblings(mapping),
+        )
         for origin, path, rows_, mapping in corpus.arrays
     ]
     values = [value.hex() for value in corpus.scalar_values]
     return (fragments, values, rows, corpus.has_tool_evidence, sorted(corpus.reasons), arrays)
+
+
+# What a table reads of a JSON array: its first MAX_TABLE_CELLS rows (and whether it has more).
+TABLE_ROWS = 4097
+
+
+def _short_text(value: Any, chars: int) -> str | None:
+    return value if isinstance(value, str) and len(value) <= chars else None
+
+
+def _cell(value: Any) -> tuple[str, Any] | None:
+    if type(value) is float and math.isfinite(value):
+        return ("num", value)
+    if type(value) is int and -(10**308) < value < 10**308:
+        return ("num", float(value))
+    text = _short_text(value, 80)
+    return None if text is None else ("str", text)
+
+
+def _table_rows(rows: Sequence[Any]) -> list[tuple[Any, ...]]:
+    """Each row's cells, as ``_native.collect`` summarises them."""
+    summary: list[tuple[Any, ...]] = []
+    for row in rows[: TABLE_ROWS - 1]:
+        if isinstance(row, Mapping):
+            pairs = tuple(
+                (key if type(key) is str else _key_text(key), _cell(value)) for key, value in row.items()
+            )
+            summary.append(("map", pairs))
+        elif isinstance(row, list | tuple):
+            summary.append(("list", tuple(_cell(value) for value in row)))
+        else:
+            summary.append(("other",))
+    return summary
 
 
 def both(items: Sequence[Any], prompt: str | None, cap: int, every_string: bool) -> tuple[Plain, Plain]:
@@ -283,7 +329,9 @@ def _value(rng: random.Random, budget: int, level: int = 0) -> Any:
         parent = open_[-1]
         pick = rng.random()
         child: Any
-        if pick < 0.15 and len(open_) < 40:
+        if pick < 0.03:
+            child = _table(rng)
+        elif pick < 0.15 and len(open_) < 40:
             child = rng.choice(([], {}, {}, (), Table()))
         else:
             child = _leaf(rng, level)
@@ -301,6 +349,16 @@ def _value(rng: random.Random, budget: int, level: int = 0) -> Any:
         if rng.random() < 0.25 and len(open_) > 1:
             open_.pop()
     return root[0] if root and rng.random() < 0.7 else root
+
+
+def _table(rng: random.Random) -> list[Any]:
+    """A JSON table: rows of cells or records, some cells odd (containers, long text, None)."""
+    width = rng.randrange(1, 5)
+    cells = (0, 2024, 1.5, -0.0, "12.50", "Revenue", "x" * 90, None, True, [1], {"a": 1}, 10**400, "€")
+    if rng.random() < 0.5:
+        return [[rng.choice(cells) for _ in range(width)] for _ in range(rng.randrange(1, 300))]
+    keys = [rng.choice(KEYS) for _ in range(width)]
+    return [{key: rng.choice(cells) for key in keys} for _ in range(rng.randrange(1, 300))]
 
 
 class Broken:

@@ -161,10 +161,27 @@ def hostile_cases() -> Iterator[Case]:
             Evidence({"total": 12}, source_id="call-1", kind="tool_result", name="search"),
             Evidence("The prompt said 2024", kind="user_prompt"),
             Evidence('{"a": "12"}', source_id=None, kind="retrieval", name=None),
+            Evidence([1, 2], source_id=7, kind=Text("user_prompt"), name=b"tool"),  # type: ignore[arg-type]
+            Evidence("3 of them", source_id=("a", 1), kind=None, name=Broken()),  # type: ignore[arg-type]
             "plain 7",
         ],
         'Compare 2024 with 2025: {"a": 1}',
     )
+    records = [{"line": f"item {i}", "2024": i * 1.5, "2025": str(i), "note": "x" * 90} for i in range(5000)]
+    rows = [["Revenue", 2024, 2025]] + [[f"row {i}", i, -i * 0.5, None, [i]] for i in range(5000)]
+    yield (
+        "tables cut by the budget",
+        [{"unit": "In millions", "records": records, "name": "Revenue", "ccy": "eur"}],
+        None,
+    )
+    yield "rows cut by the budget", [{"rows": rows, "caption": "(In thousands)"}, rows], None
+    shared = {"total": 12, "currency": "usd", "rows": [[1, 2]]}
+    yield "one object in several places", [shared, [shared, {"x": shared}], shared], None
+    loop: list[Any] = [1, "12"]
+    loop.append(loop)
+    cycle: dict[str, Any] = {"total": 3}
+    cycle["self"] = cycle
+    yield "cycles", [loop, cycle], None
     yield "only a prompt", [], "revenue in 2024 was $1,243,500"
     yield "only prompt-kind evidence", [Evidence("12", kind="user_prompt")], None
     yield "empty items", [None, "", [], {}, (), 0, "   "], None
@@ -191,7 +208,7 @@ def test_benchmark_inputs_agree() -> None:
 
 
 def test_hostile_shapes_agree() -> None:
-    _run(hostile_cases(), (0, 5, 4096, 262_144, 1 << 22))
+    _run(hostile_cases(), (0, 5, 333, 4096, 262_144, 1 << 22))
 
 
 def test_unicode_digits_and_spaces_agree() -> None:

@@ -385,7 +385,9 @@ PIECES = (
     "companies", "classes", "watches", "wishes", "boxes", "movies", "caches", "status", "analysis",
     "bus", "gas", "ies", "sses", "che", "niche", "the", "and", "per", "dollars", "Millions",
     "down", "fell", "refund", "decrease", "grew", "to", "rose sharply to", "year over year",
-    "add up to", "accounts for", "in all", "total", "average", "each", "times", "of", "ratio",
+    "year on", "month over", "quarter over", "comes to", "adds up", "account for", "add up to",
+    "accounts for",
+    "in all", "total", "average", "each", "times", "of", "ratio",
     "=", "+", "/", "÷", "×", "*", "**", "3x", "3 x", "2×", "x", "X",
     "é", "Ü", "straße", "ß", "ẞ", "İstanbul", "İ", "ı", "ǅ", "ΣΟΦΙΑ", "ΟΔΟΣ", "Σ", "ς", "ʰ", "ᾼ",
     "e\u0301", "\u0301", "\u0345", "ﬁnance", "Ⅻ", "²", "½", "٣", "١٢٣", "１２３", "１", "日本語", "収益",
@@ -481,7 +483,8 @@ TABLE_PIECES = (
     "|", " | ", "||", "|---|", "| --- | :---: |", "|:--|", "-|-", "---", " :-- ", "\t", "\t\t", ",",
     ", ", '"', '""', '"a,b"', '"1,234"', '"x""y"', "\n", "\r\n", "\n\n", "  ", "<table>",
     "<TABLE border=1>", "<table", "</table>", "</TABLE>", "<tr>", "<TR class=x>", "</tr>", "<td>",
-    "<TD>", "<th>", "<th colspan=3>", "<td colspan='2'>", '<td COLſPAN = "١٢">', "</td>", "</th>",
+    "<TD>", "<th>", "<th colspan=3>", "<td colspan='2'>", "<td colspan=99>",
+    '<th colspan="16">', "<td colspan=17>", '<td COLſPAN = "١٢">', "</td>", "</th>",
     "<thead>", "<tbody>", "<caption>", "<caption>(In millions)</caption>", "</caption>", "<b>", "</b>",
     "<br/>", "<", ">", "&amp;", "&nbsp;", "&lt", "&#8212;", "&#x2014;", "&#0;", "&#128;", "&#xD800;",
     "&notit;", "&ampx", "&", "\u00a0",
@@ -503,7 +506,8 @@ def random_grid_text(rng: random.Random) -> str:
     caption = random_cell(rng, 3) + rng.choice(("\n", "\n\n", ""))
     form = rng.choice(("markdown", "csv", "tsv", "html"))
     if form == "html":
-        cell = rng.choice(("<td>{}</td>", "<td>{}", "<th>{}</th>", "<td colspan=2>{}</td>"))
+        cells = ("<td>{}</td>", "<td>{}", "<th>{}</th>", "<td colspan=2>{}</td>", "<th colspan=99>{}")
+        cell = rng.choice(cells)
         body = "".join(
             "<tr>" + "".join(cell.format(c) for c in row) + rng.choice(("</tr>", "")) for row in rows
         )

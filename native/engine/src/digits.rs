@@ -71,7 +71,8 @@ pub fn variants(of: &Mantissa) -> Vec<Variant> {
     }
     let same = (of.exponent, None);
     let mut found: Vec<Variant> = Vec::new();
-    let mut seen: HashSet<Vec<u8>> = HashSet::new();
+    // A key (at most 16 digits, no leading zero) is known by its value.
+    let mut seen: HashSet<u64> = HashSet::new();
     let mut add = |candidate: &[u8], reason: Reason, exponents: (i32, Option<i32>)| {
         if !matches!(candidate.first(), Some(first) if *first != b'0') {
             return;
@@ -81,7 +82,10 @@ pub fn variants(of: &Mantissa) -> Vec<Variant> {
             .rposition(|d| *d != b'0')
             .map_or(0, |i| i + 1);
         let key = candidate.get(..end).unwrap_or_default();
-        if !key.is_empty() && key != digits && seen.insert(key.to_vec()) {
+        let value = key.iter().fold(0u64, |value, d| {
+            value.wrapping_mul(10).wrapping_add(u64::from(d - b'0'))
+        });
+        if !key.is_empty() && key != digits && seen.insert(value) {
             found.push(Variant {
                 digits: String::from_utf8_lossy(key).into_owned(),
                 reason,
@@ -91,43 +95,50 @@ pub fn variants(of: &Mantissa) -> Vec<Variant> {
     };
     let mut padded = digits.to_vec();
     padded.push(b'0');
+    let mut candidate = padded.clone();
     for i in 0..padded.len() - 1 {
-        let mut swapped = padded.clone();
-        swapped.swap(i, i + 1);
-        if swapped != padded {
-            add(&swapped, Reason::DigitTransposition, same);
+        if padded.get(i) != padded.get(i + 1) {
+            candidate.swap(i, i + 1);
+            add(&candidate, Reason::DigitTransposition, same);
+            candidate.swap(i, i + 1);
         }
     }
-    for i in 0..padded.len() {
-        let mut changed = padded.clone();
-        for digit in b'0'..=b'9' {
-            if padded.get(i) != Some(&digit) {
-                if let Some(place) = changed.get_mut(i) {
-                    *place = digit;
-                }
-                add(&changed, Reason::DigitChanged, same);
+    for (i, current) in padded.iter().enumerate() {
+        for digit in (b'0'..=b'9').filter(|digit| digit != current) {
+            if let Some(place) = candidate.get_mut(i) {
+                *place = digit;
             }
+            add(&candidate, Reason::DigitChanged, same);
+        }
+        if let Some(place) = candidate.get_mut(i) {
+            *place = *current;
         }
     }
     // The evidence has one digit more than the answer (the answer dropped it) or one less.
     let longer = (of.exponent, Some(of.exponent + 1));
     for i in 0..=digits.len() {
+        candidate.clear();
+        candidate.extend(digits.get(..i).unwrap_or_default());
+        candidate.push(b'0');
+        candidate.extend(digits.get(i..).unwrap_or_default());
         for digit in b'0'..=b'9' {
-            let mut inserted = digits.to_vec();
-            inserted.insert(i, digit);
-            add(&inserted, Reason::DigitDropped, longer);
+            if let Some(place) = candidate.get_mut(i) {
+                *place = digit;
+            }
+            add(&candidate, Reason::DigitDropped, longer);
         }
     }
     for i in 0..digits.len() {
-        let mut deleted = digits.to_vec();
-        deleted.remove(i);
+        candidate.clear();
+        candidate.extend(digits.get(..i).unwrap_or_default());
+        candidate.extend(digits.get(i + 1..).unwrap_or_default());
         // Without its last digit at the same magnitude the answer is merely rounded.
         let exponents = if i + 1 < digits.len() {
             (of.exponent, Some(of.exponent - 1))
         } else {
             (of.exponent - 1, None)
         };
-        add(&deleted, Reason::DigitAdded, exponents);
+        add(&candidate, Reason::DigitAdded, exponents);
     }
     found
 }

@@ -7,6 +7,7 @@
 
 use std::borrow::Cow;
 
+use crate::offsets::CharOffsets;
 use crate::pyhtml::{unescape, ReferenceTooLong};
 use crate::pyunicode::{chars_back, chars_forward, ignorecase_prefix, is_space, is_word, strip};
 use crate::tables::{MAX_TABLES, MAX_TABLE_CELLS};
@@ -323,26 +324,55 @@ fn find_ignorecase(text: &str, from: usize, needle: &str) -> Option<usize> {
         .find(|at| ignorecase_prefix(text, *at, needle).is_some())
 }
 
+/// The first occurrence of `needle` (IGNORECASE) at or after positions asked in increasing order.
+/// A search resumes from the last one's answer, so openings without a closing tag (which Python's
+/// regular expressions rescan each time) cost linear time in all.
+struct Next<'t> {
+    text: &'t str,
+    needle: &'static str,
+    last: Option<(usize, Option<usize>)>,
+}
+
+impl<'t> Next<'t> {
+    fn new(text: &'t str, needle: &'static str) -> Self {
+        Next {
+            text,
+            needle,
+            last: None,
+        }
+    }
+
+    fn from(&mut self, from: usize) -> Option<usize> {
+        if let Some((asked, found)) = self.last {
+            // Nothing lies in [asked, found): the answer stands for any `from` in between.
+            if asked <= from && found.map_or(true, |at| at >= from) {
+                return found;
+            }
+        }
+        let found = find_ignorecase(self.text, from, self.needle);
+        self.last = Some((from, found));
+        found
+    }
+}
+
 /// `<table\b.{0,200000}?</table>` (IGNORECASE, DOTALL): every table's (start, end), non-overlapping.
-/// The closing tags are found by one forward search (each opening looks at the first after it).
 fn html_table_spans(text: &str) -> Vec<(usize, usize)> {
     let mut spans = Vec::new();
     let mut resume = 0;
-    let mut close: Option<usize> = None;
+    let mut closes = Next::new(text, "</table>");
+    // Code-point offsets of openings and of closing tags, each asked in increasing order.
+    let (mut body_chars, mut close_chars) = (CharOffsets::new(text), CharOffsets::new(text));
     for (start, body) in html_opens(text) {
         if start < resume {
             continue;
         }
-        if close.map_or(true, |found| found < body) {
-            close = find_ignorecase(text, body, "</table>");
-        }
-        let Some(at) = close else {
+        let Some(close) = closes.from(body) else {
             break; // no closing tag after this opening, nor after any later one
         };
-        if chars_forward(text, body, MAX_HTML_TABLE_CHARS) < at {
+        if close_chars.of(close).saturating_sub(body_chars.of(body)) > MAX_HTML_TABLE_CHARS {
             continue;
         }
-        resume = at + "</table>".len();
+        resume = close + "</table>".len();
         spans.push((start, resume));
     }
     spans
@@ -363,7 +393,9 @@ fn html_tables(text: &str) -> Result<Vec<TextTable<'_>>, ReferenceTooLong> {
             let mut cells_of_row = Vec::new();
             for (content_start, attributes, content) in html_cells(row) {
                 let content = cut_at_cell_end(content);
-                let inner = unescape(&without_tags(content))?.replace('\u{a0}', " ");
+                // Python also replaces NBSP by a space first: `split()` splits at it anyway.
+                let tagless = without_tags(content);
+                let inner = unescape(&tagless)?;
                 let clean = inner
                     .split(is_space)
                     .filter(|part| !part.is_empty())
@@ -443,19 +475,19 @@ fn without_tags(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-/// An element opening `<name\b[^>]*>` at byte `at`: (offset after its name, offset after `>`).
-fn opening(text: &str, at: usize, name: &str) -> Option<(usize, usize)> {
+/// An element opening `<name\b[^>]*>` at byte `at` (`closes`: the text's `>`, asked in order):
+/// (offset after its name, offset after `>`).
+fn opening(text: &str, at: usize, name: &str, closes: &mut Next<'_>) -> Option<(usize, usize)> {
     let after_name = opening_name(text, at, name)?;
-    let close = text.get(after_name..)?.find('>')? + after_name;
-    Some((after_name, close + 1))
+    Some((after_name, closes.from(after_name)? + 1))
 }
 
 /// Group 1 of `<caption\b[^>]*>(.*?)</caption>` (IGNORECASE, DOTALL).
 fn html_caption(body: &str) -> Option<&str> {
+    let (mut closes, mut ends) = (Next::new(body, ">"), Next::new(body, "</caption>"));
     body.match_indices('<').find_map(|(at, _)| {
-        let (_, inner) = opening(body, at, "<caption")?;
-        let end = find_ignorecase(body, inner, "</caption>")?;
-        body.get(inner..end)
+        let (_, inner) = opening(body, at, "<caption", &mut closes)?;
+        body.get(inner..ends.from(inner)?)
     })
 }
 
@@ -483,13 +515,14 @@ fn first_stop(text: &str, from: usize, tags: &[&str], literal: &str) -> usize {
 /// `<tr\b[^>]*>(.*?)(?=<tr\b|</table>|$)` (IGNORECASE, DOTALL): each row's (start, group 1).
 fn html_rows(body: &str) -> Vec<(usize, &str)> {
     let mut rows = Vec::new();
+    let mut closes = Next::new(body, ">");
     let mut at = 0;
     while let Some(open) = body
         .get(at..)
         .and_then(|rest| rest.find('<'))
         .map(|i| at + i)
     {
-        let Some((_, inner)) = opening(body, open, "<tr") else {
+        let Some((_, inner)) = opening(body, open, "<tr", &mut closes) else {
             at = open + 1;
             continue;
         };
@@ -504,13 +537,15 @@ fn html_rows(body: &str) -> Vec<(usize, &str)> {
 /// (content start, attributes, content).
 fn html_cells(row: &str) -> Vec<(usize, &str, &str)> {
     let mut cells = Vec::new();
+    let mut closes = Next::new(row, ">");
     let mut at = 0;
     while let Some(open) = row
         .get(at..)
         .and_then(|rest| rest.find('<'))
         .map(|i| at + i)
     {
-        let opened = opening(row, open, "<th").or_else(|| opening(row, open, "<td"));
+        let opened = opening(row, open, "<th", &mut closes)
+            .or_else(|| opening(row, open, "<td", &mut closes));
         let Some((after_name, inner)) = opened else {
             at = open + 1;
             continue;

@@ -6,8 +6,9 @@ use groundedness_engine::corpus::{
     self, Corpus, Evidence, Item, Literal, Settings, Source, MAX_DEPTH,
 };
 use groundedness_engine::float_repr::py_float_repr;
+use groundedness_engine::keyed::parse_decimal;
 use groundedness_engine::offsets::CharOffsets;
-use groundedness_engine::pytext::{char_prefix, lossy, lstrip, strip};
+use groundedness_engine::pytext::{at_most_chars, char_prefix, lossy, lstrip, strip};
 use groundedness_engine::value::{Arena, Node, NodeId, Span, TooLarge};
 use pyo3::exceptions::{PyMemoryError, PyOverflowError};
 use pyo3::prelude::*;
@@ -26,8 +27,9 @@ pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
 /// `corpus.collect(items, prompt, max_evidence_bytes, every_string=...)` in plain data:
 /// `(fragments, scalar_values, scalar_rows, has_tool_evidence, reasons (sorted), arrays)` with
 /// fragment = (source, path, labels, text, siblings), row = (source, path, labels, (literal type,
-/// literal text), currency, siblings, start, end), array = (source, path, rows, siblings),
-/// source = (index, source_id, kind, name), siblings = None or (ordinal of first appearance, keys).
+/// literal text), currency, siblings, start, end), array = (source, path, rows (at most 4097),
+/// the rows' cells (`table_rows`), siblings), source = (index, source_id, kind, name), siblings =
+/// None or (ordinal of first appearance, (key, the value if a str of at most 200 characters)).
 #[pyfunction]
 #[pyo3(signature = (items, prompt, max_evidence_bytes, every_string))]
 fn collect<'py>(
@@ -37,19 +39,22 @@ fn collect<'py>(
     max_evidence_bytes: i64,
     every_string: bool,
 ) -> PyResult<Bound<'py, PyTuple>> {
-    let corpus = walk(py, items, prompt, max_evidence_bytes, every_string)?;
-    plain(py, &corpus)
+    let (corpus, labels) = walk(py, items, prompt, max_evidence_bytes, every_string)?;
+    plain(py, &corpus, &labels)
 }
 
+/// Each item's `source_id`, `kind` and `name` as the caller gave them (None: not `Evidence`).
+pub(crate) type SourceLabels<'py> = Vec<Option<[Bound<'py, PyAny>; 3]>>;
+
 /// The engine's `Corpus` of Python evidence, as `corpus.collect` walks it (its exception, when
-/// it raises, raised again).
+/// it raises, raised again), and the items' source labels.
 pub(crate) fn walk<'py>(
     py: Python<'py>,
     items: &Bound<'py, PyAny>,
     prompt: Option<&Bound<'py, PyAny>>,
     max_evidence_bytes: i64,
     every_string: bool,
-) -> PyResult<Corpus> {
+) -> PyResult<(Corpus, SourceLabels<'py>)> {
     let mut converter = Converter::new(py, max_evidence_bytes)?;
     let evidence = converter.evidence(items, prompt)?;
     let settings = Settings {
@@ -67,7 +72,7 @@ pub(crate) fn walk<'py>(
             return Err(error);
         }
     }
-    Ok(corpus)
+    Ok((corpus, converter.labels))
 }
 
 /// How deeply a JSON document may nest when `_document` is called from `walk`'s frame. Python
@@ -137,10 +142,26 @@ const CONVERTED_DEPTH: usize = MAX_DEPTH + 2;
 /// A container being converted: its remaining children and where its finished children start on
 /// the scratch stack.
 struct Open<'py> {
+    id: NodeId,
     children: Children<'py>,
     exact: bool,
     first: usize,
     mode: Mode,
+    /// A row of a table read past the budget (its cells are read).
+    row: bool,
+    object: Bound<'py, PyAny>,
+    /// The budget before it, how many budget tails had begun, how deep its containers nest.
+    before: i64,
+    tails: usize,
+    height: usize,
+}
+
+/// A container converted in full, by the address of its object (kept alive here).
+struct Shared<'py> {
+    node: NodeId,
+    charge: i64,
+    height: usize,
+    _object: Bound<'py, PyAny>,
 }
 
 enum Children<'py> {
@@ -232,6 +253,13 @@ struct Converter<'py> {
     deepest: usize,
     /// The first error reading a value raised (`Node::Raises`), re-raised if the walk reaches it.
     raised: Option<PyErr>,
+    memo: HashMap<usize, Shared<'py>>,
+    /// The containers being converted, by the address of their object.
+    open_ids: HashMap<usize, NodeId>,
+    /// How many times the budget ran out (each begins tails: see `enter_tail`).
+    tails: usize,
+    /// Each item's `source_id`, `kind` and `name` as the caller gave them (None: not `Evidence`).
+    labels: SourceLabels<'py>,
 }
 
 fn too_large(_: TooLarge) -> PyErr {
@@ -257,6 +285,10 @@ impl<'py> Converter<'py> {
             budget: max_bytes,
             deepest: 0,
             raised: None,
+            memo: HashMap::new(),
+            open_ids: HashMap::new(),
+            labels: Vec::new(),
+            tails: 0,
         })
     }
 
@@ -273,12 +305,21 @@ impl<'py> Converter<'py> {
         for (index, item) in items.try_iter()?.enumerate() {
             let item = item?;
             let (source, content) = if item.is_instance(&self.types.evidence)? {
+                let labels = [
+                    item.getattr("source_id")?,
+                    item.getattr("kind")?,
+                    item.getattr("name")?,
+                ];
+                // The engine reads only whether the kind is "user_prompt"; other types (which the
+                // dataclass does not refuse) are handed back as they are.
+                let [source_id, kind, name] = labels.each_ref().map(text_or_none);
                 let source = Source {
                     index: Some(index),
-                    source_id: optional_text(&item.getattr("source_id")?)?,
-                    kind: text_of(&item.getattr("kind")?.cast_into::<PyString>()?)?.into_owned(),
-                    name: optional_text(&item.getattr("name")?)?,
+                    source_id: source_id.transpose()?,
+                    kind: kind.transpose()?.unwrap_or_default(),
+                    name: name.transpose()?,
                 };
+                self.labels.push(Some(labels));
                 (source, item.getattr("content")?)
             } else {
                 let source = Source {
@@ -287,6 +328,7 @@ impl<'py> Converter<'py> {
                     kind: b"tool_result".to_vec(),
                     name: None,
                 };
+                self.labels.push(None);
                 (source, item)
             };
             let empty = is_empty(&content)?;
@@ -319,6 +361,20 @@ impl<'py> Converter<'py> {
         loop {
             if let Some((value, how)) = pending.take() {
                 let depth = open.len();
+                let full = matches!(how, Pending::Value | Pending::MappingValue);
+                if full {
+                    if let Some(&ancestor) = self.open_ids.get(&(value.as_ptr() as usize)) {
+                        // A cycle: the walk goes round it as Python's does, until a cap stops it.
+                        self.charge(2, depth);
+                        scratch.push(ancestor);
+                        continue;
+                    }
+                    if let Some(node) = self.shared(&value, depth) {
+                        scratch.push(node);
+                        continue;
+                    }
+                }
+                let before = self.budget;
                 let converted = match how {
                     Pending::Value => self.classify_or_raise(&value, false, depth),
                     Pending::MappingValue => self.classify_or_raise(&value, true, depth),
@@ -333,16 +389,27 @@ impl<'py> Converter<'py> {
                         scratch.push(self.arena.push(node).map_err(too_large)?);
                     }
                     Converted::Open(children, exact) => {
-                        let mode = if matches!(how, Pending::Row) {
-                            Mode::Shallow
-                        } else {
-                            Mode::Full
-                        };
+                        let row = matches!(how, Pending::Row);
+                        // Its node is made now (filled in when it closes) so a cycle can link to it.
+                        let map = children.is_map();
+                        let id = self
+                            .arena
+                            .push(Node::Unread { map, exact })
+                            .map_err(too_large)?;
+                        if !row {
+                            self.open_ids.insert(value.as_ptr() as usize, id);
+                        }
                         open.push(Open {
+                            id,
                             children,
                             exact,
                             first: scratch.len(),
-                            mode,
+                            mode: if row { Mode::Shallow } else { Mode::Full },
+                            row,
+                            object: value,
+                            before,
+                            tails: self.tails,
+                            height: 0,
                         });
                     }
                 }
@@ -382,7 +449,18 @@ impl<'py> Converter<'py> {
                         exact: closed.exact,
                     }
                 };
-                scratch.push(self.arena.push(node).map_err(too_large)?);
+                let id = closed.id;
+                if let Some(slot) = self.arena.nodes.get_mut(id as usize) {
+                    *slot = node;
+                }
+                if !closed.row {
+                    self.open_ids.remove(&(closed.object.as_ptr() as usize));
+                }
+                scratch.push(id);
+                if let Some(parent) = open.last_mut() {
+                    parent.height = parent.height.max(closed.height + 1);
+                }
+                self.share(closed, id, open.len());
                 continue;
             };
             let is_map = top.children.is_map();
@@ -405,6 +483,10 @@ impl<'py> Converter<'py> {
                     top.mode = Mode::Rows;
                     Some((value, Pending::Row))
                 }
+                Mode::RowsIfFirst if top.row => {
+                    top.mode = Mode::Shallow;
+                    Some((value, Pending::Tail))
+                }
                 Mode::RowsIfFirst | Mode::CutNext | Mode::Done => {
                     // The walk is cut at this child: it is there, unread.
                     top.mode = Mode::Done;
@@ -416,11 +498,39 @@ impl<'py> Converter<'py> {
         }
     }
 
+    /// A container already converted in full, met again (the same object twice in the evidence):
+    /// its node, so that it keeps one identity as in Python (siblings, tables), its bytes charged
+    /// again as the walk will. Not where the walk's depth limits could treat it differently.
+    fn shared(&mut self, value: &Bound<'py, PyAny>, depth: usize) -> Option<NodeId> {
+        let shared = self.memo.get(&(value.as_ptr() as usize))?;
+        if depth + shared.height + 2 >= MAX_DEPTH {
+            return None;
+        }
+        let (node, charge) = (shared.node, shared.charge);
+        self.budget = (self.budget - charge).max(0);
+        Some(node)
+    }
+
+    /// Remembers a container converted in full (no budget tail inside it) for `shared`.
+    fn share(&mut self, closed: Open<'py>, node: NodeId, depth: usize) {
+        let whole = closed.mode == Mode::Full && closed.tails == self.tails;
+        if whole && depth + closed.height + 2 < MAX_DEPTH {
+            let shared = Shared {
+                node,
+                charge: closed.before - self.budget,
+                height: closed.height,
+                _object: closed.object,
+            };
+            self.memo.insert(shared._object.as_ptr() as usize, shared);
+        }
+    }
+
     /// The budget is spent: the walk reads no more, but what the later stages read of the open
     /// containers is kept, shallowly. A mapping's other values are siblings (labels, currency,
     /// a table's caption); a list of rows or records the walk noted is read as a table (up to
     /// `TAIL_ROWS` rows, their cells); any other list ends here.
-    fn enter_tail(&self, open: &mut [Open<'py>], scratch: &[NodeId]) {
+    fn enter_tail(&mut self, open: &mut [Open<'py>], scratch: &[NodeId]) {
+        self.tails += 1;
         let mut in_rows = false;
         for at in 0..open.len() {
             let first = open.get(at).map_or(0, |container| container.first);
@@ -434,13 +544,16 @@ impl<'py> Converter<'py> {
             let Some(container) = open.get_mut(at) else {
                 break;
             };
-            container.mode = if container.children.is_map() || in_rows {
+            container.row = in_rows;
+            container.mode = if container.children.is_map() {
                 Mode::Shallow
             } else {
+                // A list may be a table (its rows are read) and a row of one (its cells are).
                 match first_exact {
                     Some(true) => Mode::Rows,
-                    Some(false) => Mode::CutNext,
                     None => Mode::RowsIfFirst,
+                    Some(false) if in_rows => Mode::Shallow,
+                    Some(false) => Mode::CutNext,
                 }
             };
             in_rows = matches!(container.mode, Mode::Rows | Mode::RowsIfFirst);
@@ -688,11 +801,10 @@ fn text_of<'a>(text: &'a Bound<'_, PyString>) -> PyResult<Cow<'a, [u8]>> {
     }
 }
 
-fn optional_text(value: &Bound<'_, PyAny>) -> PyResult<Option<Vec<u8>>> {
-    if value.is_none() {
-        return Ok(None);
-    }
-    Ok(Some(text_of(value.cast::<PyString>()?)?.into_owned()))
+/// A `str`'s text, None for anything else.
+fn text_or_none(value: &Bound<'_, PyAny>) -> Option<PyResult<Vec<u8>>> {
+    let text = value.cast::<PyString>().ok()?;
+    Some(text_of(text).map(Cow::into_owned))
 }
 
 /// Engine text back to a Python `str`.
@@ -703,8 +815,76 @@ pub(crate) fn py_text<'py>(py: Python<'py>, text: &[u8]) -> PyResult<Bound<'py, 
     }
 }
 
+/// The text of a `str` value of at most `chars` characters.
+fn short_text(arena: &Arena, node: NodeId, chars: usize) -> Option<&[u8]> {
+    match arena.node(node) {
+        Node::Str(span) | Node::StrSubclass(span) => {
+            let text = arena.bytes(span);
+            at_most_chars(text, chars).then_some(text)
+        }
+        _ => None,
+    }
+}
+
+/// What a table reads of a JSON array's rows (their first `MAX_TABLE_CELLS`): each row's cells
+/// (`("list", cells)`, `("map", (key, cell) pairs)` or `("other",)`), a cell as `("num", value)`
+/// for an int or float, `("str", text)` for a string of at most 80 characters, else None.
+fn table_rows<'py>(
+    py: Python<'py>,
+    arena: &Arena,
+    rows: &[NodeId],
+) -> PyResult<Bound<'py, PyList>> {
+    let cell = |node: NodeId| -> PyResult<Bound<'py, PyAny>> {
+        let number = match arena.node(node) {
+            Node::Int(value) => Some(value as f64),
+            Node::BigInt(span) => parse_decimal(Some(arena.bytes(span))),
+            Node::Float(value) if value.is_finite() => Some(value),
+            _ => None,
+        };
+        if let Some(number) = number {
+            return Ok(("num", number).into_pyobject(py)?.into_any());
+        }
+        match short_text(arena, node, 80) {
+            Some(text) => Ok(("str", py_text(py, text)?).into_pyobject(py)?.into_any()),
+            None => Ok(py.None().into_bound(py)),
+        }
+    };
+    let plain = PyList::empty(py);
+    for row in rows.iter().take(TAIL_ROWS - 1) {
+        let summary = match arena.node(*row) {
+            Node::List { links, .. } => {
+                let cells = arena.children(links).iter().map(|child| cell(*child));
+                (
+                    "list",
+                    PyTuple::new(py, cells.collect::<PyResult<Vec<_>>>()?)?,
+                )
+                    .into_pyobject(py)?
+                    .into_any()
+            }
+            Node::Map { .. } => {
+                let pairs = arena
+                    .entries(*row)
+                    .map(|(key, value)| Ok((py_text(py, arena.key_text(key))?, cell(value)?)));
+                (
+                    "map",
+                    PyTuple::new(py, pairs.collect::<PyResult<Vec<_>>>()?)?,
+                )
+                    .into_pyobject(py)?
+                    .into_any()
+            }
+            _ => ("other",).into_pyobject(py)?.into_any(),
+        };
+        plain.append(summary)?;
+    }
+    Ok(plain)
+}
+
 /// The corpus as plain Python data (see `collect`).
-fn plain<'py>(py: Python<'py>, corpus: &Corpus) -> PyResult<Bound<'py, PyTuple>> {
+fn plain<'py>(
+    py: Python<'py>,
+    corpus: &Corpus,
+    labels: &[Option<[Bound<'py, PyAny>; 3]>],
+) -> PyResult<Bound<'py, PyTuple>> {
     let arena = &corpus.arena;
     let mut ordinals: HashMap<NodeId, usize> = HashMap::new();
     let mut siblings = |node: Option<NodeId>| -> PyResult<Bound<'py, PyAny>> {
@@ -713,11 +893,14 @@ fn plain<'py>(py: Python<'py>, corpus: &Corpus) -> PyResult<Bound<'py, PyTuple>>
         };
         let next = ordinals.len();
         let ordinal = *ordinals.entry(node).or_insert(next);
-        let keys = arena
+        let entries = arena
             .entries(node)
-            .map(|(key, _)| py_text(py, arena.key_text(key)))
+            .map(|(key, value)| {
+                let text = short_text(arena, value, TAIL_TEXT_CHARS).map(|text| py_text(py, text));
+                Ok((py_text(py, arena.key_text(key))?, text.transpose()?))
+            })
             .collect::<PyResult<Vec<_>>>()?;
-        Ok((ordinal, PyTuple::new(py, keys)?)
+        Ok((ordinal, PyTuple::new(py, entries)?)
             .into_pyobject(py)?
             .into_any())
     };
@@ -725,16 +908,18 @@ fn plain<'py>(py: Python<'py>, corpus: &Corpus) -> PyResult<Bound<'py, PyTuple>>
         .sources
         .iter()
         .map(|source| {
-            let optional = |text: &Option<Vec<u8>>| match text {
-                Some(text) => py_text(py, text),
-                None => Ok(py.None().into_bound(py)),
+            let labels = source
+                .index
+                .and_then(|index| labels.get(index))
+                .and_then(Option::as_ref);
+            let [source_id, kind, name] = match labels {
+                Some(labels) => labels.clone(),
+                None => {
+                    let none = py.None().into_bound(py);
+                    [none.clone(), py_text(py, &source.kind)?, none]
+                }
             };
-            Ok((
-                source.index,
-                optional(&source.source_id)?,
-                py_text(py, &source.kind)?,
-                optional(&source.name)?,
-            )
+            Ok((source.index, source_id, kind, name)
                 .into_pyobject(py)?
                 .into_any())
         })
@@ -804,14 +989,15 @@ fn plain<'py>(py: Python<'py>, corpus: &Corpus) -> PyResult<Bound<'py, PyTuple>>
     }
     let arrays = PyList::empty(py);
     for array in &corpus.arrays {
-        let count = match arena.node(array.rows) {
-            Node::List { links, .. } => links.len as usize,
-            _ => 0,
+        let rows = match arena.node(array.rows) {
+            Node::List { links, .. } => arena.children(links),
+            _ => &[],
         };
         let plain_array = (
             source(array.source),
             path(array.path)?,
-            count,
+            rows.len().min(TAIL_ROWS),
+            table_rows(py, arena, rows)?,
             siblings(array.siblings)?,
         );
         arrays.append(plain_array)?;

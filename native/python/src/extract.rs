@@ -7,6 +7,7 @@ use groundedness_engine::extract::calendar::Day;
 use groundedness_engine::extract::{extract_atoms as extract, ExtractError};
 use groundedness_engine::offsets::CharOffsets;
 use groundedness_engine::sentences;
+use groundedness_engine::stated_figures as stated;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
@@ -97,6 +98,36 @@ fn extract_atoms<'py>(
     PyList::new(py, tuples)
 }
 
+/// Byte offsets of code-point offsets into `text` (for spans handed in from Python).
+fn byte_offsets(text: &str, spans: &[(usize, usize)]) -> Vec<(usize, usize)> {
+    let bytes: Vec<usize> = text
+        .char_indices()
+        .map(|(i, _)| i)
+        .chain([text.len()])
+        .collect();
+    let byte = |chars: usize| bytes.get(chars).copied().unwrap_or(text.len());
+    spans.iter().map(|(a, b)| (byte(*a), byte(*b))).collect()
+}
+
+/// The short figures `text` states as answers that overlap none of `atom_spans` (code points,
+/// sorted), as atom tuples: what the oracle's `stated_figures` adds to the atoms.
+#[pyfunction]
+fn stated_figures<'py>(
+    py: Python<'py>,
+    text: &str,
+    atom_spans: Vec<(usize, usize)>,
+    min_number_digits: usize,
+) -> PyResult<Bound<'py, PyList>> {
+    let atoms = byte_offsets(text, &atom_spans);
+    let found = stated::stated_figures(text, &atoms, min_number_digits);
+    let mut offsets = CharOffsets::new(text);
+    let tuples = found
+        .iter()
+        .map(|atom| atom_tuple(py, text, atom, &mut offsets))
+        .collect::<PyResult<Vec<_>>>()?;
+    PyList::new(py, tuples)
+}
+
 /// Sentence spans of `text` (code points), given its atoms' spans (code points, sorted).
 #[pyfunction]
 fn sentence_spans(text: &str, atom_spans: Vec<(usize, usize)>) -> Vec<(usize, usize)> {
@@ -157,6 +188,7 @@ fn slipped_years(year: u32) -> Vec<i64> {
 
 pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(extract_atoms, module)?)?;
+    module.add_function(wrap_pyfunction!(stated_figures, module)?)?;
     module.add_function(wrap_pyfunction!(sentence_spans, module)?)?;
     module.add_function(wrap_pyfunction!(bare_years, module)?)?;
     module.add_function(wrap_pyfunction!(slipped_years, module)?)

@@ -16,7 +16,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 
-use crate::evidence::{py_text, walk};
+use crate::evidence::{py_text, walk, SourceLabels};
 use crate::extract::{anchor_day, digit_floor};
 
 /// One lookup (see `index_lookups`).
@@ -39,17 +39,41 @@ fn optional<'py>(py: Python<'py>, text: Option<&[u8]>) -> PyResult<Bound<'py, Py
     }
 }
 
+/// The index and what `hits` are read against: the corpus and the items' source labels.
+struct Indexed<'py> {
+    index: EvidenceIndex,
+    labels: SourceLabels<'py>,
+}
+
 /// `(kind, text, number, tolerance, currency, unit, key_unit, sorted words, citation)`, citation
-/// = `(evidence_index, source_id, source_kind, name, path, start, end, text, cell)`.
-fn plain<'py>(py: Python<'py>, corpus: &Corpus, hit: &Hit) -> PyResult<Bound<'py, PyAny>> {
+/// = `(evidence_index, source_id, source_kind, name, path, start, end, text, cell)`; an
+/// `Evidence` item's labels are cited as the caller gave them.
+fn plain<'py>(
+    py: Python<'py>,
+    corpus: &Corpus,
+    labels: &SourceLabels<'py>,
+    hit: &Hit,
+) -> PyResult<Bound<'py, PyAny>> {
     let mut words: Vec<&String> = hit.words(corpus).iter().collect();
     words.sort();
     let cited = hit.citation(corpus);
+    let given = cited
+        .evidence_index
+        .and_then(|index| labels.get(index))
+        .and_then(Option::as_ref);
+    let [source_id, source_kind, name] = match given {
+        Some(given) => given.clone(),
+        None => [
+            optional(py, cited.source_id.as_deref())?,
+            py_text(py, &cited.source_kind)?,
+            optional(py, cited.name.as_deref())?,
+        ],
+    };
     let citation = (
         cited.evidence_index,
-        optional(py, cited.source_id.as_deref())?,
-        py_text(py, &cited.source_kind)?,
-        optional(py, cited.name.as_deref())?,
+        source_id,
+        source_kind,
+        name,
         optional(py, cited.path.as_deref())?,
         cited.start,
         cited.end,
@@ -71,10 +95,14 @@ fn plain<'py>(py: Python<'py>, corpus: &Corpus, hit: &Hit) -> PyResult<Bound<'py
         .into_any())
 }
 
-fn hits<'py>(py: Python<'py>, corpus: &Corpus, found: &[Arc<Hit>]) -> PyResult<Bound<'py, PyAny>> {
+fn hits<'py>(
+    py: Python<'py>,
+    indexed: &Indexed<'py>,
+    found: &[Arc<Hit>],
+) -> PyResult<Bound<'py, PyAny>> {
     let plain = found
         .iter()
-        .map(|hit| plain(py, corpus, hit))
+        .map(|hit| plain(py, indexed.index.corpus(), &indexed.labels, hit))
         .collect::<PyResult<Vec<_>>>()?;
     Ok(PyList::new(py, plain)?.into_any())
 }
@@ -90,10 +118,11 @@ fn error<'py>(py: Python<'py>, error: GroupError) -> PyResult<Bound<'py, PyAny>>
 /// Answers one lookup, or says which error Python raises for it.
 fn answer<'py>(
     py: Python<'py>,
-    index: &mut EvidenceIndex,
+    indexed: &mut Indexed<'py>,
     lookup: Lookup,
     budget: &mut WorkBudget,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let index = &mut indexed.index;
     let found: Vec<Arc<Hit>> = match lookup {
         Lookup::Nearest(op, name, target, low, high, limit) if op == "nearest" => {
             match index.group(&name, budget) {
@@ -126,7 +155,7 @@ fn answer<'py>(
             Ok(group) => {
                 let values: Vec<f64> = group.values().to_vec();
                 let found = group.contents();
-                let listed = hits(py, index.corpus(), &found)?;
+                let listed = hits(py, indexed, &found)?;
                 return Ok((values, listed).into_pyobject(py)?.into_any());
             }
             Err(failed) => return error(py, failed),
@@ -144,11 +173,11 @@ fn answer<'py>(
         }
         Lookup::Dates(op, mask, reading) if op == "dates" => {
             let found = index.dates(mask, &reading, budget);
-            let corpus = index.corpus();
+            let (corpus, labels) = (indexed.index.corpus(), &indexed.labels);
             let pairs = found
                 .iter()
                 .map(|(hit, matched)| {
-                    Ok((plain(py, corpus, hit)?, *matched)
+                    Ok((plain(py, corpus, labels, hit)?, *matched)
                         .into_pyobject(py)?
                         .into_any())
                 })
@@ -166,7 +195,7 @@ fn answer<'py>(
         },
         _ => return Err(PyValueError::new_err("unknown lookup")),
     };
-    hits(py, index.corpus(), &found)
+    hits(py, indexed, &found)
 }
 
 /// Builds the index of `items` (walked as `corpus.collect` does, extracted as `extract_atoms`
@@ -196,7 +225,7 @@ fn index_lookups<'py>(
     units: i64,
     lookups: Vec<Lookup>,
 ) -> PyResult<Bound<'py, PyList>> {
-    let corpus = walk(py, items, prompt, max_evidence_bytes, every_string)?;
+    let (corpus, labels) = walk(py, items, prompt, max_evidence_bytes, every_string)?;
     let (locale, floor, kinds, anchor) = extract;
     let floor = digit_floor(&floor)?;
     let anchor = anchor_day(anchor.as_ref())?;
@@ -212,7 +241,7 @@ fn index_lookups<'py>(
     };
     let kinds: Vec<&str> = kinds.iter().map(String::as_str).collect();
     let mut failed = None;
-    let mut index = py.detach(|| {
+    let index = py.detach(|| {
         EvidenceIndex::new(
             corpus,
             |text| {
@@ -227,10 +256,11 @@ fn index_lookups<'py>(
     if let Some(failed) = failed {
         return Err(PyValueError::new_err(failed));
     }
+    let mut indexed = Indexed { index, labels };
     let mut budget = WorkBudget::new(units);
     let answers = PyList::empty(py);
     for lookup in lookups {
-        let found = answer(py, &mut index, lookup, &mut budget)?;
+        let found = answer(py, &mut indexed, lookup, &mut budget)?;
         answers.append(PyTuple::new(
             py,
             [found, budget.left.into_pyobject(py)?.into_any()],

@@ -56,6 +56,12 @@ fn unicode_ignorecase(text: &str, literal: char) -> Vec<bool> {
         .collect()
 }
 
+/// The Unicode version of the engine's copy of Python's tables.
+#[pyfunction]
+fn unicode_version() -> &'static str {
+    pyunicode::UNICODE_VERSION
+}
+
 #[pyfunction]
 fn unicode_lower(text: &str) -> String {
     pyunicode::lower(text)
@@ -310,6 +316,7 @@ fn table_operations(
 
 pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(unicode_classes, module)?)?;
+    module.add_function(wrap_pyfunction!(unicode_version, module)?)?;
     module.add_function(wrap_pyfunction!(unicode_lower, module)?)?;
     module.add_function(wrap_pyfunction!(unicode_digit_values, module)?)?;
     module.add_function(wrap_pyfunction!(unicode_ignorecase, module)?)?;

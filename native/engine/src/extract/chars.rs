@@ -5,7 +5,9 @@
 #[rustfmt::skip]
 mod unicode_tables;
 
-use unicode_tables::{ALNUM, ALPHA, CASED, CASEFOLD, CASE_IGNORABLE, DECIMAL, LOWER, SPACE, UPPER};
+use unicode_tables::{
+    ALNUM, ALPHA, CASED, CASEFOLD, CASE_IGNORABLE, DECIMAL, DIGIT, LOWER, SPACE, UPPER,
+};
 
 fn in_ranges(ranges: &[(u32, u32)], c: char) -> bool {
     let code = c as u32;
@@ -55,6 +57,25 @@ pub fn is_decimal(c: char) -> bool {
         c.is_ascii_digit()
     } else {
         in_ranges(&DECIMAL, c)
+    }
+}
+
+/// The value of a `\d` character: every decimal range of the table starts at a zero digit.
+pub fn decimal_value(c: char) -> Option<u32> {
+    let code = c as u32;
+    let index = DECIMAL.partition_point(|&(_, high)| high < code);
+    DECIMAL
+        .get(index)
+        .filter(|&&(low, _)| low <= code)
+        .map(|&(low, _)| (code - low) % 10)
+}
+
+/// `str.isdigit()` (decimal digits, superscripts, circled digits, ...).
+pub fn is_digit(c: char) -> bool {
+    if c.is_ascii() {
+        c.is_ascii_digit()
+    } else {
+        in_ranges(&DIGIT, c)
     }
 }
 

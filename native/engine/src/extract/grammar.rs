@@ -210,9 +210,8 @@ pub struct Grammar {
     pub day_units: Words,
     pub past_suffixes: Words,
     /// Hedge words read leftwards before a figure, and every spelling for the quick test.
-    pub hedge_words: Vec<String>,
+    pub hedge_words: CharMap<Vec<String>>,
     pub hedge_signs: Vec<char>,
-    pub hedge_tails: Vec<String>,
     /// The same spellings by their last character (the character before the figure's space).
     pub hedge_tails_by_last: CharMap<Vec<String>>,
     /// Bytes a match may start at: digits and the initials of the words that start a date.
@@ -301,18 +300,22 @@ fn build(pack: &'static Pack) -> Grammar {
         relative_words,
         day_units,
         past_suffixes: Words::new(any_case(pack.past_suffixes.iter().copied())),
-        hedge_words: hedge_tails
-            .iter()
-            .filter(|h| h.ends_with('.') || h.chars().last().is_some_and(super::chars::is_alpha))
-            .cloned()
-            .collect(),
+        // By last letter: the one nearest the figure, where the leftward reading starts.
+        hedge_words: CharMap::gather(
+            hedge_tails
+                .iter()
+                .filter(|h| {
+                    h.ends_with('.') || h.chars().last().is_some_and(super::chars::is_alpha)
+                })
+                .filter_map(|h| Some((h.chars().last()?, h.clone()))),
+            |words: &mut Vec<String>, word| words.push(word),
+        ),
         hedge_signs: pack
             .hedges
             .iter()
             .filter(|h| !(h.ends_with('.') || h.chars().last().is_some_and(super::chars::is_alpha)))
             .flat_map(|h| h.chars())
             .collect(),
-        hedge_tails,
         hedge_tails_by_last,
         suffixes,
     }

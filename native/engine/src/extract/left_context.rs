@@ -45,9 +45,10 @@ pub fn read_left(grammar: &Grammar, reversed: &[char], room: usize) -> Left {
     while at(k).is_some_and(|c| SPACES.contains(&c)) {
         k += 1;
     }
-    let words = grammar
-        .hedge_words
-        .iter()
+    let candidates = at(k).and_then(|c| grammar.hedge_words.get(c));
+    let words = candidates
+        .into_iter()
+        .flatten()
         .filter(|word| written_backwards(reversed, k, word));
     let longest = words
         .map(|word| k + word.chars().count())
@@ -98,11 +99,13 @@ fn currency_group(reversed: &[char], i: usize) -> Option<(usize, &'static str)> 
                 return Some((j + 1, symbol.1));
             }
         }
-        let code: String = reversed.iter().skip(j).take(3).rev().collect();
-        if code.chars().count() == 3 && free(j + 3) {
-            if let Some(iso) = currency_code(&code) {
-                return Some((j + 3, iso));
-            }
+        let mut code = [0u8; 3];
+        for (slot, c) in code.iter_mut().rev().zip(reversed.iter().skip(j)) {
+            *slot = if c.is_ascii_uppercase() { *c as u8 } else { 0 };
+        }
+        let iso = std::str::from_utf8(&code).ok().and_then(currency_code);
+        if let Some(iso) = iso.filter(|_| free(j + 3)) {
+            return Some((j + 3, iso));
         }
     }
     None

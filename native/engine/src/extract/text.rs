@@ -74,15 +74,6 @@ impl<'a> Text<'a> {
         head.char_indices().rev().nth(n - 1).map_or(0, |(i, _)| i)
     }
 
-    /// The byte offset after the character at `at`.
-    pub fn next_pos(&self, at: usize) -> usize {
-        at + self
-            .all
-            .get(at..)
-            .and_then(|s| s.chars().next())
-            .map_or(1, char::len_utf8)
-    }
-
     /// The whole text from `from` to `to` (empty when out of range).
     pub fn slice(&self, from: usize, to: usize) -> &'a str {
         self.all.get(from..to).unwrap_or_default()

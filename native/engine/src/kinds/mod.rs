@@ -161,6 +161,53 @@ pub fn branches_of(family: Family) -> &'static [&'static Branch] {
 }
 
 #[cfg(test)]
+mod tests {
+    use super::{branches_of, REGISTRY};
+    use crate::vocabulary::AtomKind;
+
+    #[test]
+    fn every_atom_kind_has_one_module_and_every_branch_one_place() {
+        for kind in AtomKind::ALL {
+            let owners = REGISTRY
+                .iter()
+                .filter(|entry| entry.kinds.contains(kind))
+                .count();
+            assert_eq!(owners, 1, "{kind:?}");
+        }
+        let mut names: Vec<&str> = REGISTRY
+            .iter()
+            .flat_map(|entry| entry.kind.branches().iter().map(|branch| branch.name))
+            .collect();
+        let count = names.len();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), count);
+        let placed: usize = super::FAMILIES
+            .iter()
+            .map(|family| branches_of(*family).len())
+            .sum();
+        assert_eq!(placed, count);
+    }
+
+    #[test]
+    fn priority_orders_a_family_and_a_yielding_branch_goes_last() {
+        let separated: Vec<&str> = branches_of(super::Family::Separated)
+            .iter()
+            .map(|b| b.name)
+            .collect();
+        assert_eq!(
+            separated,
+            ["phone", "ip", "iso", "years", "isomonth", "numdate", "version"]
+        );
+        let after_letter: Vec<&str> = branches_of(super::Family::AfterLetter)
+            .iter()
+            .map(|b| b.name)
+            .collect();
+        assert_eq!(after_letter, ["code", "hexmid", "vversion", "glued"]);
+    }
+}
+
+#[cfg(test)]
 pub(crate) mod testing {
     use crate::atoms::{Atom, AtomValue};
     use crate::extract::calendar::Day;

@@ -261,14 +261,19 @@ fn read_figure(scan: &Scan<'_>, hit: &Hit) -> Found {
         tails.iter().any(|tail| window.ends_with(tail.as_str()))
     });
     if led || before == '~' || before == '≈' || hedge_before {
-        let reversed: Vec<char> = text
+        let mut window = ['\0'; LEFT_WINDOW];
+        let mut length = 0;
+        let before_start = text
             .slice(text.back_pos(start, LEFT_WINDOW), start)
             .chars()
-            .rev()
-            .collect();
+            .rev();
+        for (slot, c) in window.iter_mut().zip(before_start) {
+            *slot = c;
+            length += 1;
+        }
         let left = read_left(
             grammar,
-            &reversed,
+            window.get(..length).unwrap_or_default(),
             text.chars_back(start, floor, LEFT_WINDOW + 1),
         );
         (lead, negative, hedged) = (left.lead, left.negative, left.hedged);
