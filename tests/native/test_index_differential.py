@@ -29,6 +29,7 @@ from otel_groundedness.scoring.corpus import collect
 from otel_groundedness.scoring.digits import mantissa, variant_windows
 from otel_groundedness.scoring.extract import extract_atoms
 from otel_groundedness.scoring.index import YEAR, EvidenceIndex, EvidenceNeeds, Hit, date_mask, unit_group
+from otel_groundedness.scoring.stated_figures import stated_figures
 from otel_groundedness.scoring.verdicts import NUMERIC_GROUPS, _one_edit_numbers, evidence_needs
 from tests.native.test_evidence_differential import benchmark_cases, devset_cases
 
@@ -36,8 +37,9 @@ CAP = 262_144
 UNITS = 200_000
 KINDS = ("money", "percent", "number", "date", "identifier")
 GROUPS = ("money", "percent", "number", "raw", "fraction", "minor", "scaled", "unit:km", "unit:ms", "unit:GB")
-Extract = tuple[str, int, tuple[str, ...], Any]
-DEFAULT_EXTRACT: Extract = ("en-US", 4, KINDS, None)
+Extract = tuple[str, int, tuple[str, ...], Any, bool]  # locale, digit floor, kinds, anchor, stated figures
+DEFAULT_EXTRACT: Extract = ("en-US", 4, KINDS, None, False)
+SCORE_EXTRACT: Extract = ("en-US", 4, KINDS, None, True)  # as ``score`` extracts evidence
 
 
 def _bits(value: Any) -> Any:
@@ -113,9 +115,17 @@ def python_answers(
     units: int,
     lookups: list[tuple[Any, ...]],
 ) -> list[Any]:
-    locale, floor, kinds, anchor = extract
+    locale, floor, kinds, anchor, stated = extract
     corpus = collect(items, prompt, CAP, every_string=anchor is not None)
-    reader = partial(extract_atoms, locale=locale, min_number_digits=floor, kinds=kinds, anchor=anchor)
+    plain = partial(extract_atoms, locale=locale, min_number_digits=floor, kinds=kinds, anchor=anchor)
+
+    def reader(source: str) -> list[Atom]:  # ``scorer.score``'s ``extract``
+        found = plain(source)
+        atoms = stated_figures(source, found, floor)
+        return found if atoms is found else [atom for atom in atoms if atom.kind in kinds]
+
+    if not stated:
+        reader = plain  # type: ignore[assignment]
     wanted = None
     if needs is not None:
         wanted = EvidenceNeeds(frozenset(needs[0]), None if needs[1] is None else frozenset(needs[1]))
@@ -230,8 +240,8 @@ def test_devset_cases_agree() -> None:
         lookups = case_lookups(answer)
         expected, native = both(items, prompt, lookups)
         assert native == expected, name
-        # As ``score`` builds it: only what the answer's atoms can look up.
-        expected, native = both(items, prompt, lookups, needs=_needs(answer))
+        # As ``score`` builds it: only what the answer's atoms can look up, stated figures read.
+        expected, native = both(items, prompt, lookups, SCORE_EXTRACT, needs=_needs(answer))
         assert native == expected, name
         ran += 1
     assert ran >= 580
@@ -285,7 +295,8 @@ _TEXT_PIECES = st.sampled_from([
     "$1,243,500", "€12.50", "15.3%", "0.153", "1,234", "12 km", "3000 ms", "2.5 GB", "2025-03-04",
     "March 4, 2025", "in 1849", "INC-4521", "INC-4512", "#4521", "a1b2c3d4e5f6", "deadbeef1234567",
     "alice@example.com", "Revenue", "Total:", "\n", " ", "é", "\U0001f600", "\ud800", "1e3", "-42",
-    "JPY 1200", "USD", "12.0", "0.5", "1810",
+    "JPY 1200", "USD", "12.0", "0.5", "1810", "It is 3.85.", "fell by 3.6 points.", "Answer: 2.55",
+    "was 12.", "= 7;", "**42**",
 ])  # fmt: skip
 _TEXTS = st.lists(_TEXT_PIECES, max_size=8).map(" ".join)
 _SCALARS = st.one_of(
@@ -315,9 +326,10 @@ _ANSWERS = st.lists(_TEXT_PIECES, max_size=6).map(" ".join)
     st.lists(st.floats(-1e7, 1e7, allow_nan=False), max_size=3),
     st.sampled_from([None, "needs"]),
     st.sampled_from([UNITS, 40, 3]),
+    st.sampled_from([DEFAULT_EXTRACT, SCORE_EXTRACT]),
 )
 def test_generated_evidence_agrees(
-    items: list[Any], answer: str, values: list[float], needs: str | None, units: int
+    items: list[Any], answer: str, values: list[float], needs: str | None, units: int, extract: Extract
 ) -> None:
     lookups = case_lookups(answer)
     for value in values:
@@ -330,7 +342,9 @@ def test_generated_evidence_agrees(
         ]
         if value != 0:
             lookups.append(("in_windows", "raw", value, value < 0, 16))
-    expected, native = both(items, None, lookups, needs=_needs(answer) if needs else None, units=units)
+    expected, native = both(
+        items, None, lookups, extract, needs=_needs(answer) if needs else None, units=units
+    )
     assert native == expected
 
 

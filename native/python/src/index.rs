@@ -11,6 +11,7 @@ use groundedness_engine::digits;
 use groundedness_engine::extract::extract_atoms;
 use groundedness_engine::hit::Hit;
 use groundedness_engine::index::{EvidenceIndex, EvidenceNeeds, GroupError};
+use groundedness_engine::stated_figures::stated_figures;
 use groundedness_engine::vocabulary::AtomKind;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -199,7 +200,7 @@ fn answer<'py>(
 }
 
 /// Builds the index of `items` (walked as `corpus.collect` does, extracted as `extract_atoms`
-/// with these settings, `needs` = `(kinds, shapes)` or `None` for everything) and answers
+/// with these settings, then `stated_figures` as `score` does when `stated`, `needs` = `(kinds, shapes)` or `None` for everything) and answers
 /// `lookups`, all charged to one budget of `units`: per lookup, its answer and the budget left.
 ///
 /// Lookups: `("nearest", group, target, low, high, limit)`, `("within" | "count", group, low,
@@ -220,13 +221,14 @@ fn index_lookups<'py>(
         Bound<'py, PyAny>,
         Vec<String>,
         Option<Bound<'py, PyAny>>,
+        bool,
     ),
     needs: Option<(Vec<String>, Option<Vec<String>>)>,
     units: i64,
     lookups: Vec<Lookup>,
 ) -> PyResult<Bound<'py, PyList>> {
     let (corpus, labels) = walk(py, items, prompt, max_evidence_bytes, every_string)?;
-    let (locale, floor, kinds, anchor) = extract;
+    let (locale, floor, kinds, anchor, stated) = extract;
     let floor = digit_floor(&floor)?;
     let anchor = anchor_day(anchor.as_ref())?;
     let needs = match needs {
@@ -245,10 +247,24 @@ fn index_lookups<'py>(
         EvidenceIndex::new(
             corpus,
             |text| {
-                extract_atoms(text, &locale, floor, &kinds, anchor).unwrap_or_else(|error| {
-                    failed = Some(error.to_string());
-                    Vec::new()
-                })
+                let mut atoms =
+                    extract_atoms(text, &locale, floor, &kinds, anchor).unwrap_or_else(|error| {
+                        failed = Some(error.to_string());
+                        Vec::new()
+                    });
+                if stated {
+                    // `score`'s extraction: the short figures a text states as answers join in.
+                    let spans: Vec<(usize, usize)> =
+                        atoms.iter().map(|atom| (atom.start, atom.end)).collect();
+                    let digits = usize::try_from(floor).unwrap_or(0);
+                    let found = stated_figures(text, &spans, digits);
+                    if !found.is_empty() {
+                        atoms.extend(found);
+                        atoms.sort_by_key(|atom| atom.start); // stable, as Python's `sorted`
+                        atoms.retain(|atom| kinds.contains(&atom.kind.as_str()));
+                    }
+                }
+                atoms
             },
             &needs,
         )
