@@ -178,3 +178,19 @@ def slipped_years(year: int) -> list[int]: ...
 def stated_figures(
     text: str, atom_spans: list[tuple[int, int]], min_number_digits: int
 ) -> list[tuple[str, str, int, int, tuple[Any, ...]]]: ...
+
+# index.rs: the evidence index of `items` (walked; extracted with (locale, min_number_digits,
+# kinds, anchor), then stated figures as `score` reads them when the last flag is set; indexing
+# `needs` = (kinds, shapes | None) or everything) answering `lookups` on one budget of `units`: per
+# lookup, its answer (hits as (kind, text, number, tolerance, currency, unit, key_unit, sorted
+# words, citation), or ("error", name)) and the budget left after it.
+def index_lookups(
+    items: object,
+    prompt: str | None,
+    max_evidence_bytes: int,
+    every_string: bool,
+    extract: tuple[str, int, tuple[str, ...] | list[str], datetime.date | None, bool],
+    needs: tuple[list[str], list[str] | None] | None,
+    units: int,
+    lookups: list[tuple[Any, ...]],
+) -> list[tuple[Any, int]]: ...

@@ -39,6 +39,22 @@ fn collect<'py>(
     max_evidence_bytes: i64,
     every_string: bool,
 ) -> PyResult<Bound<'py, PyTuple>> {
+    let (corpus, labels) = walk(py, items, prompt, max_evidence_bytes, every_string)?;
+    plain(py, &corpus, &labels)
+}
+
+/// Each item's `source_id`, `kind` and `name` as the caller gave them (None: not `Evidence`).
+pub(crate) type SourceLabels<'py> = Vec<Option<[Bound<'py, PyAny>; 3]>>;
+
+/// The engine's `Corpus` of Python evidence, as `corpus.collect` walks it (its exception, when
+/// it raises, raised again), and the items' source labels.
+pub(crate) fn walk<'py>(
+    py: Python<'py>,
+    items: &Bound<'py, PyAny>,
+    prompt: Option<&Bound<'py, PyAny>>,
+    max_evidence_bytes: i64,
+    every_string: bool,
+) -> PyResult<(Corpus, SourceLabels<'py>)> {
     let mut converter = Converter::new(py, max_evidence_bytes)?;
     let evidence = converter.evidence(items, prompt)?;
     let settings = Settings {
@@ -56,7 +72,7 @@ fn collect<'py>(
             return Err(error);
         }
     }
-    plain(py, &corpus, &converter.labels)
+    Ok((corpus, converter.labels))
 }
 
 /// How deeply a JSON document may nest when `_document` is called from `walk`'s frame. Python
@@ -243,7 +259,7 @@ struct Converter<'py> {
     /// How many times the budget ran out (each begins tails: see `enter_tail`).
     tails: usize,
     /// Each item's `source_id`, `kind` and `name` as the caller gave them (None: not `Evidence`).
-    labels: Vec<Option<[Bound<'py, PyAny>; 3]>>,
+    labels: SourceLabels<'py>,
 }
 
 fn too_large(_: TooLarge) -> PyErr {
@@ -798,7 +814,7 @@ fn text_or_none(value: &Bound<'_, PyAny>) -> Option<PyResult<Vec<u8>>> {
 }
 
 /// Engine text back to a Python `str`.
-fn py_text<'py>(py: Python<'py>, text: &[u8]) -> PyResult<Bound<'py, PyAny>> {
+pub(crate) fn py_text<'py>(py: Python<'py>, text: &[u8]) -> PyResult<Bound<'py, PyAny>> {
     match std::str::from_utf8(text) {
         Ok(valid) => Ok(PyString::new(py, valid).into_any()),
         Err(_) => PyBytes::new(py, text).call_method1("decode", ("utf-8", "surrogatepass")),

@@ -47,7 +47,7 @@ fn atom_tuple<'py>(
 
 /// The digit floor as the oracle reads any Python int: a negative one is refused, a huge one is
 /// as good as infinite.
-fn digit_floor(value: &Bound<'_, PyAny>) -> PyResult<i64> {
+pub(crate) fn digit_floor(value: &Bound<'_, PyAny>) -> PyResult<i64> {
     match value.extract::<i64>() {
         Ok(floor) => Ok(floor),
         Err(_) if value.lt(0)? => Ok(i64::MIN),
@@ -55,7 +55,7 @@ fn digit_floor(value: &Bound<'_, PyAny>) -> PyResult<i64> {
     }
 }
 
-fn anchor_day(anchor: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Day>> {
+pub(crate) fn anchor_day(anchor: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Day>> {
     anchor
         .map(|date| {
             Ok(Day {

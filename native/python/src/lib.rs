@@ -11,6 +11,7 @@ mod derivations;
 mod evidence;
 mod extract;
 mod identifiers;
+mod index;
 mod numeric_group;
 mod policy;
 mod rules;
@@ -58,6 +59,7 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     evidence::register(module)?;
     extract::register(module)?;
     identifiers::register(module)?;
+    index::register(module)?;
     numeric_group::register(module)?;
     policy::register(module)?;
     rules::register(module)?;

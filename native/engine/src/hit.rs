@@ -1,0 +1,260 @@
+//! What an evidence lookup returns (`Hit` of `scoring/index.py`): an extracted atom of a fragment,
+//! a raw scalar of the corpus, or a reading of either in another group (a fraction, a unit).
+//! What it says about itself (text, currency, label words, citation) is read off the corpus on
+//! demand; label words are computed once per hit, as Python caches them.
+
+use std::collections::HashSet;
+use std::sync::{Arc, OnceLock};
+
+use crate::atoms::AtomValue;
+use crate::corpus::{Corpus, Literal};
+use crate::float_repr::py_float_repr;
+use crate::label_words;
+use crate::pytext::{len_chars, lossy};
+use crate::units;
+use crate::value::Node;
+
+/// Where a hit's value comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Origin {
+    /// `text[start..end]` (bytes) of the fragment at this position of `Corpus::fragments`, which
+    /// is `chars` in code points (worked out once, in the extraction's pass).
+    Fragment {
+        fragment: usize,
+        start: usize,
+        end: usize,
+        chars: (usize, usize),
+    },
+    /// The raw scalar at this position of `Corpus::scalar_rows`.
+    Scalar(usize),
+}
+
+#[derive(Debug)]
+pub struct Hit {
+    /// The atom kind or group name (`raw`, `fraction`, `unit:km`, ...).
+    pub kind: Arc<str>,
+    pub origin: Origin,
+    /// The extracted atom's value (`None` for raw scalars and unit readings of atoms).
+    pub value: Option<Arc<AtomValue>>,
+    /// The value on its group's scale.
+    pub number: f64,
+    pub tolerance: f64,
+    words: OnceLock<HashSet<String>>,
+}
+
+/// `Citation` of `scoring/results.py`; offsets in code points.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Citation {
+    pub evidence_index: Option<usize>,
+    pub source_id: Option<Vec<u8>>,
+    pub source_kind: Vec<u8>,
+    pub name: Option<Vec<u8>>,
+    pub path: Option<Vec<u8>>,
+    pub start: Option<usize>,
+    pub end: Option<usize>,
+    pub text: Vec<u8>,
+    /// A table cell's labels: never for what the index returns.
+    pub cell: Option<Vec<u8>>,
+}
+
+impl Hit {
+    pub fn new(
+        kind: Arc<str>,
+        origin: Origin,
+        value: Option<Arc<AtomValue>>,
+        number: f64,
+        tolerance: f64,
+    ) -> Arc<Hit> {
+        Arc::new(Hit {
+            kind,
+            origin,
+            value,
+            number,
+            tolerance,
+            words: OnceLock::new(),
+        })
+    }
+
+    fn quantity(&self) -> Option<&crate::atoms::Quantity> {
+        match self.value.as_deref() {
+            Some(AtomValue::Quantity(quantity)) => Some(quantity),
+            _ => None,
+        }
+    }
+
+    /// The evidence text the value was read from (WTF-8: a lone surrogate stays as it is).
+    pub fn text(&self, corpus: &Corpus) -> Vec<u8> {
+        match self.origin {
+            Origin::Fragment {
+                fragment,
+                start,
+                end,
+                ..
+            } => fragment_text(corpus, fragment)
+                .get(start..end)
+                .unwrap_or_default()
+                .to_vec(),
+            Origin::Scalar(position) => scalar_text(corpus, position),
+        }
+    }
+
+    pub fn currency(&self, corpus: &Corpus) -> Option<String> {
+        match self.origin {
+            Origin::Scalar(position) => corpus
+                .scalar_rows
+                .get(position)
+                .and_then(|row| row.currency)
+                .map(|code| String::from_utf8_lossy(&code).into_owned()),
+            Origin::Fragment { .. } => self.quantity()?.currency.map(str::to_owned),
+        }
+    }
+
+    pub fn unit(&self) -> Option<&'static str> {
+        self.quantity()?.unit
+    }
+
+    /// For a raw scalar, the unit its nearest key names (`{"weight_g": 2500}`: `g`).
+    pub fn key_unit(&self, corpus: &Corpus) -> Option<&'static str> {
+        let Origin::Scalar(position) = self.origin else {
+            return None;
+        };
+        let row = corpus.scalar_rows.get(position)?;
+        let labels = corpus.paths.labels(row.path, &corpus.arena);
+        units::key_unit(&lossy(corpus.arena.bytes(*labels.first()?)))
+    }
+
+    /// Label words tied to this value: JSON keys, short sibling labels, text around it.
+    pub fn words(&self, corpus: &Corpus) -> &HashSet<String> {
+        self.words.get_or_init(|| {
+            let arena = &corpus.arena;
+            let (path, siblings) = match self.origin {
+                Origin::Fragment { fragment, .. } => corpus
+                    .fragments
+                    .get(fragment)
+                    .map(|f| (f.path, f.siblings))
+                    .unwrap_or_default(),
+                Origin::Scalar(position) => corpus
+                    .scalar_rows
+                    .get(position)
+                    .map(|row| (row.path, row.siblings))
+                    .unwrap_or_default(),
+            };
+            let keys: Vec<_> = corpus
+                .paths
+                .labels(path, arena)
+                .into_iter()
+                .map(|span| lossy(arena.bytes(span)))
+                .collect();
+            // `siblings.get(key)`: the str members of the record (a mapping holds each key once).
+            let members: Vec<_> = siblings
+                .map(|mapping| {
+                    arena
+                        .entries(mapping)
+                        .filter_map(|(key, value)| match (arena.node(key), arena.node(value)) {
+                            (Node::Str(key), Node::Str(value) | Node::StrSubclass(value)) => {
+                                Some((lossy(arena.bytes(key)), lossy(arena.bytes(value))))
+                            }
+                            _ => None,
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            let pairs: Vec<(&str, &str)> = members
+                .iter()
+                .map(|(key, value)| (key.as_ref(), value.as_ref()))
+                .collect();
+            let mut found = label_words::json_words(keys.iter().map(AsRef::as_ref), &pairs);
+            if let Origin::Fragment {
+                fragment,
+                start,
+                end,
+                ..
+            } = self.origin
+            {
+                found.extend(window_words(fragment_text(corpus, fragment), start, end));
+            }
+            found
+        })
+    }
+
+    pub fn citation(&self, corpus: &Corpus) -> Citation {
+        let (source, path, start, end) = match self.origin {
+            Origin::Fragment {
+                fragment, chars, ..
+            } => {
+                let at = corpus.fragments.get(fragment);
+                (
+                    at.map(|f| f.source),
+                    at.and_then(|f| f.path),
+                    Some(chars.0),
+                    Some(chars.1),
+                )
+            }
+            Origin::Scalar(position) => {
+                let row = corpus.scalar_rows.get(position);
+                let within = row.and_then(|row| row.within);
+                let offsets = within.map(|(text, start, end)| {
+                    let text = corpus.arena.bytes(text);
+                    let chars = |byte: usize| len_chars(text.get(..byte).unwrap_or(text));
+                    (chars(start), chars(end))
+                });
+                (
+                    row.map(|row| row.source),
+                    row.and_then(|row| row.path),
+                    offsets.map(|(start, _)| start),
+                    offsets.map(|(_, end)| end),
+                )
+            }
+        };
+        let source = source.and_then(|at| corpus.sources.get(at));
+        Citation {
+            evidence_index: source.and_then(|source| source.index),
+            source_id: source.and_then(|source| source.source_id.clone()),
+            source_kind: source.map(|source| source.kind.clone()).unwrap_or_default(),
+            name: source.and_then(|source| source.name.clone()),
+            path: corpus.paths.render(path, &corpus.arena),
+            start,
+            end,
+            text: self.text(corpus),
+            cell: None,
+        }
+    }
+}
+
+/// `window_words` of `text[start..end]`, read on the stretch the windows can reach only (at most
+/// four bytes a character), so a hit in a long text costs its window, not the text.
+fn window_words(text: &[u8], start: usize, end: usize) -> HashSet<String> {
+    let boundary = |at: usize| text.get(at).map_or(true, |byte| (*byte as i8) >= -0x40);
+    let mut low = start.saturating_sub(4 * label_words::BEFORE_WINDOW);
+    while low > 0 && !boundary(low) {
+        low -= 1;
+    }
+    let mut high = (end + 4 * label_words::AFTER_WINDOW).min(text.len());
+    while high < text.len() && !boundary(high) {
+        high += 1;
+    }
+    // A lone surrogate reads as U+FFFD: no letter and no line break either way.
+    let stretch = lossy(text.get(low..high).unwrap_or_default());
+    let (start, end) = (start.saturating_sub(low), end.saturating_sub(low));
+    label_words::window_words(&stretch, start, end, 0, stretch.len())
+}
+
+fn fragment_text(corpus: &Corpus, fragment: usize) -> &[u8] {
+    corpus
+        .fragments
+        .get(fragment)
+        .map(|fragment| corpus.arena.bytes(fragment.text))
+        .unwrap_or_default()
+}
+
+/// `RawScalar.text`: the literal if it was text, else its `repr`.
+fn scalar_text(corpus: &Corpus, position: usize) -> Vec<u8> {
+    let Some(row) = corpus.scalar_rows.get(position) else {
+        return Vec::new();
+    };
+    match row.literal {
+        Literal::Int(value) => value.to_string().into_bytes(),
+        Literal::Float(value) => py_float_repr(value).into_bytes(),
+        Literal::BigInt(span) | Literal::Text(span) => corpus.arena.bytes(span).to_vec(),
+    }
+}
