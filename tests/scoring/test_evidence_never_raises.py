@@ -27,5 +27,7 @@ def test_a_scale_word_matched_through_a_non_ascii_fold_is_no_note() -> None:
 
 
 def test_a_signaling_nan_is_no_figure() -> None:
-    report = score("The total is $1,250.00.", [{"total": decimal.Decimal("sNaN"), "paid": decimal.Decimal("1250")}])
+    report = score(
+        "The total is $1,250.00.", [{"total": decimal.Decimal("sNaN"), "paid": decimal.Decimal("1250")}]
+    )
     assert report.supported and report.supported[0].text == "$1,250.00"
