@@ -18,7 +18,7 @@ NEEDS_CARGO := command -v cargo >/dev/null 2>&1 || { echo "otel-groundedness bui
 NATIVE_SO := otel_groundedness/_native.abi3.so
 NATIVE_SOURCES := $(shell find native -name '*.rs' -o -name 'Cargo.*' 2>/dev/null | grep -v '^native/target/')
 
-.PHONY: demo stack test lint typecheck native-check wheel unit bench fuzz collector jaeger compat-venvs system-deps node-agent venv clean
+.PHONY: demo stack test lint typecheck native-check wheel unit bench fuzz fuzz-native collector jaeger compat-venvs system-deps node-agent venv clean
 
 demo: $(DEMO_STAMP) $(NATIVE_SO)
 	$(BIN)/otel-groundedness demo $(DEMO_ARGS)
@@ -64,6 +64,10 @@ bench: $(STAMP) $(NATIVE_SO)
 # The long hostile-traffic run (200,000 spans); a short one is part of `make test`.
 fuzz: $(STAMP) $(NATIVE_SO)
 	$(BIN)/python -m tests.fuzz $(FUZZ_ARGS)
+
+# Every native slice against the Python engine on generated cases (FUZZ_NATIVE_ARGS="--cases N --seed S").
+fuzz-native: $(STAMP) $(NATIVE_SO)
+	$(BIN)/python -m tests.native.differential all $(or $(FUZZ_NATIVE_ARGS),--cases 100000)
 
 # Debian packages the end-to-end tests start (prometheus, alertmanager, chromium); idempotent.
 system-deps:

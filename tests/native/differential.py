@@ -1,7 +1,8 @@
 """Differential runs of the native engine against the Python oracle, one slice at a time.
 
     python -m tests.native.differential extract --cases 200000 --seed 1
-    python -m tests.native.differential stated|sentences|bare_years --cases 50000
+    python -m tests.native.differential stated|sentences|bare_years|evidence|words --cases 50000
+    python -m tests.native.differential all --cases 100000      # every slice (make fuzz-native)
 
 Each slice registers how to generate a case from a seeded ``random.Random``, how to compare the
 two engines on it (``None`` when they agree, else both results), and how to shrink a case; the
@@ -350,13 +351,28 @@ def run(name: str, cases: int, seed: int) -> int:
     return 1 if mismatches else 0
 
 
+def _other_runners() -> dict[str, Callable[[int, int], int]]:
+    """The slices whose generators live in their own modules: ``run(cases, seed)`` -> mismatches."""
+    from tests.native import evidence_cases, words_cases
+
+    return {"evidence": evidence_cases.run, "words": words_cases.run}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    others = _other_runners()
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("slice", choices=sorted(SLICES))
+    parser.add_argument("slice", choices=[*sorted(SLICES), *sorted(others), "all"])
     parser.add_argument("--cases", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
-    return run(args.slice, args.cases, args.seed)
+    names = [*SLICES, *others] if args.slice == "all" else [args.slice]
+    failed = 0
+    for name in names:
+        if name in SLICES:
+            failed |= run(name, args.cases, args.seed)
+        else:  # prints its own summary
+            failed |= 1 if others[name](args.cases, args.seed) else 0
+    return failed
 
 
 if __name__ == "__main__":
