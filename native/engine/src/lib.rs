@@ -33,6 +33,7 @@ pub mod quantity_names;
 pub mod rules;
 pub mod sentences;
 pub mod stated_figures;
+pub mod table_book;
 pub mod table_derivations;
 pub mod table_json;
 pub mod table_model;

@@ -1,0 +1,378 @@
+//! `TableBook` of `scoring/table_book.py`: the tables of one call's evidence, read on first use
+//! and paid for before each step (a probe per 32 characters of text read and per JSON array, a
+//! candidate per cell made). Text tables first, then JSON tables; `cells_within` offers the cells
+//! of the text tables and the noted JSON tables sorted by their value at scale.
+
+use std::borrow::Cow;
+use std::collections::HashSet;
+
+use crate::budget::{BudgetSpent, WorkBudget, CANDIDATE, PROBE};
+use crate::corpus::Corpus;
+use crate::pyhtml::ReferenceTooLong;
+use crate::pytext::{len_chars, lossy};
+use crate::table_json::{head_has_note, json_grid};
+use crate::table_model::{make_table, Cell, Grid, Place, RawCell, Table};
+use crate::table_text::{may_hold_table, text_tables};
+use crate::tables::{scale_note, MAX_TABLES};
+use crate::value::{Node, NodeId};
+
+const CHARS_PER_PROBE: usize = 32;
+/// Characters of one string beside a JSON table read for its scale note.
+const CAPTION_VALUE: usize = 200;
+const CAPTION_VALUES: usize = 8;
+const PER_LOOKUP: usize = 8;
+
+/// Why a read stopped: the work budget is spent (`BudgetSpent`), or Python's `html.unescape`
+/// raises (`ValueError`: a character reference of more than 4300 digits).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BookError {
+    Budget,
+    TooLong,
+}
+
+impl From<BudgetSpent> for BookError {
+    fn from(_: BudgetSpent) -> Self {
+        BookError::Budget
+    }
+}
+
+impl From<ReferenceTooLong> for BookError {
+    fn from(_: ReferenceTooLong) -> Self {
+        BookError::TooLong
+    }
+}
+
+/// Which list a looked-up cell sits in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    /// The text tables.
+    Text,
+    /// The JSON tables with a scale note.
+    Noted,
+}
+
+/// A looked-up cell: its list, its table there, its position in the table's cells.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CellRef {
+    pub part: Part,
+    pub table: usize,
+    pub cell: usize,
+}
+
+/// The evidence's tables (at most `MAX_TABLES`), read in two parts on first use. Cell texts
+/// are owned, so the book does not borrow the corpus.
+#[derive(Debug, Default)]
+pub struct TableBook {
+    text: Option<Vec<Table<'static>>>,
+    noted: Option<Vec<Table<'static>>>,
+    all: Option<Vec<Table<'static>>>,
+    /// `[figures, percents]`, once sorted.
+    sorted: Option<[(Vec<f64>, Vec<CellRef>); 2]>,
+}
+
+fn owned(grid: Grid<'_>) -> Grid<'static> {
+    grid.into_iter()
+        .map(|row| {
+            row.into_iter()
+                .map(|cell| RawCell {
+                    text: Cow::Owned(cell.text.into_owned()),
+                    place: cell.place,
+                    number: cell.number,
+                    currency: cell.currency,
+                    record: cell.record,
+                })
+                .collect()
+        })
+        .collect()
+}
+
+fn add(tables: &mut Vec<Table<'static>>, table: Option<Table<'static>>) {
+    if let Some(table) = table {
+        if tables.len() < MAX_TABLES {
+            tables.push(table);
+        }
+    }
+}
+
+fn cells_in(grid: &Grid<'_>) -> i64 {
+    i64::try_from(grid.iter().map(Vec::len).sum::<usize>()).unwrap_or(i64::MAX)
+}
+
+/// The short strings of the object holding a JSON table (`"unit": "(In millions)"`).
+pub fn caption(corpus: &Corpus, siblings: Option<NodeId>) -> String {
+    let Some(siblings) = siblings else {
+        return String::new();
+    };
+    let arena = &corpus.arena;
+    let texts: Vec<Cow<'_, str>> = arena
+        .entries(siblings)
+        .filter_map(|(_, value)| match arena.node(value) {
+            Node::Str(span) | Node::StrSubclass(span) => {
+                let bytes = arena.bytes(span);
+                (len_chars(bytes) <= CAPTION_VALUE).then(|| lossy(bytes))
+            }
+            _ => None,
+        })
+        .take(CAPTION_VALUES)
+        .collect();
+    texts.join(" ")
+}
+
+/// `value * 10.0 ** power`, as Python computes it.
+pub fn at_scale(cell: &Cell<'_>) -> f64 {
+    cell.value * 10.0_f64.powf(f64::from(cell.power))
+}
+
+impl TableBook {
+    pub fn new() -> Self {
+        TableBook::default()
+    }
+
+    /// Every table, text ones first.
+    pub fn tables(
+        &mut self,
+        corpus: &Corpus,
+        budget: &mut WorkBudget,
+    ) -> Result<&[Table<'static>], BookError> {
+        if self.all.is_none() {
+            let mut all = self.text_tables(corpus, budget)?.to_vec();
+            all.extend(json_tables(corpus, budget, false)?);
+            all.truncate(MAX_TABLES);
+            self.all = Some(all);
+        }
+        Ok(self.all.as_deref().unwrap_or_default())
+    }
+
+    /// Cells (percents, or figures) whose value at scale is in [low, high] (at most eight) of
+    /// the tables a direct lookup reads.
+    pub fn cells_within(
+        &mut self,
+        corpus: &Corpus,
+        budget: &mut WorkBudget,
+        low: f64,
+        high: f64,
+        percent: bool,
+    ) -> Result<&[CellRef], BookError> {
+        if self.sorted.is_none() {
+            self.sort_cells(corpus, budget)?;
+        }
+        let Some(sorted) = &self.sorted else {
+            return Ok(&[]);
+        };
+        let (values, cells) = &sorted[usize::from(percent)];
+        // bisect_left, then bisect_right within the next eight
+        let start = values.partition_point(|value| *value < low);
+        let stop = values.len().min(start + PER_LOOKUP);
+        let end = start
+            + values
+                .get(start..stop)
+                .unwrap_or_default()
+                .partition_point(|value| high.partial_cmp(value) != Some(std::cmp::Ordering::Less));
+        Ok(cells.get(start..end).unwrap_or_default())
+    }
+
+    /// The cell a `CellRef` names.
+    pub fn cell(&self, at: CellRef) -> Option<&Cell<'static>> {
+        let tables = match at.part {
+            Part::Text => self.text.as_ref()?,
+            Part::Noted => self.noted.as_ref()?,
+        };
+        tables.get(at.table)?.cells.get(at.cell)
+    }
+
+    fn sort_cells(&mut self, corpus: &Corpus, budget: &mut WorkBudget) -> Result<(), BookError> {
+        if self.noted.is_none() {
+            self.noted = Some(json_tables(corpus, budget, true)?);
+        }
+        self.text_tables(corpus, budget)?;
+        let parts = [
+            (Part::Text, self.text.as_deref().unwrap_or_default()),
+            (Part::Noted, self.noted.as_deref().unwrap_or_default()),
+        ];
+        let sorted = [false, true].map(|percent| {
+            let mut ordered: Vec<(f64, CellRef)> = Vec::new();
+            for (part, tables) in parts {
+                for (table_at, table) in tables.iter().enumerate() {
+                    for (cell_at, cell) in table.cells.iter().enumerate() {
+                        if cell.percent == percent {
+                            let at = CellRef {
+                                part,
+                                table: table_at,
+                                cell: cell_at,
+                            };
+                            ordered.push((at_scale(cell), at));
+                        }
+                    }
+                }
+            }
+            // Python's sorted: stable, by `<`
+            ordered.sort_by(|a, b| a.0.partial_cmp(&b.0).unwrap_or(std::cmp::Ordering::Equal));
+            ordered.into_iter().unzip()
+        });
+        self.sorted = Some(sorted);
+        Ok(())
+    }
+
+    fn text_tables(
+        &mut self,
+        corpus: &Corpus,
+        budget: &mut WorkBudget,
+    ) -> Result<&[Table<'static>], BookError> {
+        if self.text.is_none() {
+            let arena = &corpus.arena;
+            let mut found: Vec<Table<'static>> = Vec::new();
+            let mut seen = HashSet::new();
+            for fragment in &corpus.fragments {
+                let bytes = arena.bytes(fragment.text);
+                // Most fragments are one-line values: a table needs a line break or a "<table".
+                if !bytes.contains(&b'\n') && !bytes.contains(&b'<') {
+                    continue;
+                }
+                let key = (fragment.text.start, fragment.text.len);
+                let text = lossy(bytes);
+                if found.len() >= MAX_TABLES || seen.contains(&key) || !may_hold_table(&text) {
+                    continue;
+                }
+                seen.insert(key);
+                let chars =
+                    i64::try_from(len_chars(bytes) / CHARS_PER_PROBE + 1).unwrap_or(i64::MAX);
+                budget.pay(PROBE.saturating_mul(chars))?;
+                for table in text_tables(&text)? {
+                    let grid: Grid<'_> = table
+                        .grid
+                        .into_iter()
+                        .map(|row| {
+                            row.into_iter()
+                                .map(|cell| {
+                                    let place = Place::Text {
+                                        path: fragment.path,
+                                        start: cell.start,
+                                        end: cell.end,
+                                    };
+                                    RawCell::text(cell.text, place)
+                                })
+                                .collect()
+                        })
+                        .collect();
+                    budget.pay(CANDIDATE.saturating_mul(cells_in(&grid)))?;
+                    add(
+                        &mut found,
+                        make_table(owned(grid), fragment.source, &table.caption),
+                    );
+                }
+            }
+            self.text = Some(found);
+        }
+        Ok(self.text.as_deref().unwrap_or_default())
+    }
+}
+
+/// The JSON tables (`noted`: only those with a scale note beside or above them).
+fn json_tables(
+    corpus: &Corpus,
+    budget: &mut WorkBudget,
+    noted: bool,
+) -> Result<Vec<Table<'static>>, BookError> {
+    let arena = &corpus.arena;
+    let mut found = Vec::new();
+    for array in &corpus.arrays {
+        if found.len() >= MAX_TABLES {
+            break;
+        }
+        budget.pay(PROBE)?;
+        let caption = caption(corpus, array.siblings);
+        if noted && scale_note(&caption).is_none() && !head_has_note(arena, array.rows) {
+            continue;
+        }
+        if let Some(grid) = json_grid(arena, array.rows, array.path) {
+            budget.pay(CANDIDATE.saturating_mul(cells_in(&grid)))?;
+            add(&mut found, make_table(owned(grid), array.source, &caption));
+        }
+    }
+    Ok(found)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::corpus::{collect, Evidence, Item, Settings, Source};
+    use crate::json_text::{self, Limits};
+    use crate::value::Arena;
+
+    fn corpus_of(items: &[&str]) -> Corpus {
+        let mut arena = Arena::default();
+        let mut converted = Vec::new();
+        for (index, item) in items.iter().enumerate() {
+            let span = arena.push_text(item.as_bytes()).unwrap_or_default();
+            let limits = Limits {
+                max_nesting: i64::MAX,
+                max_int_digits: 0,
+            };
+            let content = json_text::parse(&mut arena, span, limits).unwrap_or_default();
+            converted.push(Item {
+                source: Source {
+                    index: Some(index),
+                    source_id: None,
+                    kind: b"tool_result".to_vec(),
+                    name: None,
+                },
+                content,
+                empty: false,
+            });
+        }
+        let evidence = Evidence {
+            arena,
+            prompt: None,
+            items: converted,
+        };
+        let settings = Settings {
+            max_bytes: 1 << 20,
+            every_string: false,
+            json_nesting_at_walk: 990,
+            max_int_digits: 4300,
+        };
+        collect(evidence, settings)
+    }
+
+    const INCOME: &str = r#"{"unit": "(In millions)", "rows": [["", "2024", "2023"], ["Revenue", 1502.7, 1400], ["Margin %", "12%", "11%"]], "note": "| Item | 2024 |\n|---|---|\n| Fee | 1.26 |"}"#;
+
+    #[test]
+    fn noted_json_and_text_tables_are_looked_up_at_scale() {
+        let corpus = corpus_of(&[INCOME]);
+        let mut book = TableBook::new();
+        let mut budget = WorkBudget::new(10_000);
+        let found = book
+            .cells_within(&corpus, &mut budget, 1.5027e9, 1.5027e9, false)
+            .map(<[CellRef]>::to_vec)
+            .unwrap_or_default();
+        assert_eq!(found.len(), 1);
+        let cell = found.first().and_then(|at| book.cell(*at));
+        assert_eq!(cell.map(|cell| (cell.value, cell.power)), Some((1502.7, 6)));
+        let fee = book
+            .cells_within(&corpus, &mut budget, 1.26, 1.26, false)
+            .map(<[CellRef]>::to_vec)
+            .unwrap_or_default();
+        assert_eq!(fee.first().map(|at| at.part), Some(Part::Text));
+        let tables = book.tables(&corpus, &mut budget).map(<[_]>::len);
+        assert_eq!(tables, Ok(2));
+    }
+
+    #[test]
+    fn the_caption_is_the_short_strings_beside() {
+        let corpus = corpus_of(&[INCOME]);
+        let siblings = corpus.arrays.first().and_then(|array| array.siblings);
+        assert!(caption(&corpus, siblings).starts_with("(In millions) | Item"));
+        assert_eq!(caption(&corpus, None), "");
+    }
+
+    #[test]
+    fn a_spent_budget_reads_nothing_and_retries() {
+        let corpus = corpus_of(&[INCOME]);
+        let mut book = TableBook::new();
+        let mut budget = WorkBudget::new(1);
+        let first = book.tables(&corpus, &mut budget).map(<[_]>::len);
+        assert_eq!(first, Err(BookError::Budget));
+        let mut budget = WorkBudget::new(10_000);
+        assert_eq!(book.tables(&corpus, &mut budget).map(<[_]>::len), Ok(2));
+    }
+}
