@@ -64,6 +64,8 @@ pub struct CellRef {
 #[derive(Debug, Default)]
 pub struct TableBook {
     text: Option<Vec<Table<'static>>>,
+    /// The fragment (position in `Corpus::fragments`) each text table was read from.
+    fragments: Vec<usize>,
     noted: Option<Vec<Table<'static>>>,
     all: Option<Vec<Table<'static>>>,
     /// `[figures, percents]`, once sorted.
@@ -86,12 +88,14 @@ fn owned(grid: Grid<'_>) -> Grid<'static> {
         .collect()
 }
 
-fn add(tables: &mut Vec<Table<'static>>, table: Option<Table<'static>>) {
+fn add(tables: &mut Vec<Table<'static>>, table: Option<Table<'static>>) -> bool {
     if let Some(table) = table {
         if tables.len() < MAX_TABLES {
             tables.push(table);
+            return true;
         }
     }
+    false
 }
 
 fn cells_in(grid: &Grid<'_>) -> i64 {
@@ -171,6 +175,12 @@ impl TableBook {
         Ok(cells.get(start..end).unwrap_or_default())
     }
 
+    /// The fragment a text table was read from (`table`: its position among the text tables,
+    /// which come first in `tables`).
+    pub fn text_fragment(&self, table: usize) -> Option<usize> {
+        self.fragments.get(table).copied()
+    }
+
     /// The cell a `CellRef` names.
     pub fn cell(&self, at: CellRef) -> Option<&Cell<'static>> {
         let tables = match at.part {
@@ -222,7 +232,8 @@ impl TableBook {
             let arena = &corpus.arena;
             let mut found: Vec<Table<'static>> = Vec::new();
             let mut seen = HashSet::new();
-            for fragment in &corpus.fragments {
+            let mut fragments = Vec::new();
+            for (at, fragment) in corpus.fragments.iter().enumerate() {
                 let bytes = arena.bytes(fragment.text);
                 // Most fragments are one-line values: a table needs a line break or a "<table".
                 if !bytes.contains(&b'\n') && !bytes.contains(&b'<') {
@@ -255,13 +266,14 @@ impl TableBook {
                         })
                         .collect();
                     budget.pay(CANDIDATE.saturating_mul(cells_in(&grid)))?;
-                    add(
-                        &mut found,
-                        make_table(owned(grid), fragment.source, &table.caption),
-                    );
+                    let table = make_table(owned(grid), fragment.source, &table.caption);
+                    if add(&mut found, table) {
+                        fragments.push(at);
+                    }
                 }
             }
             self.text = Some(found);
+            self.fragments = fragments;
         }
         Ok(self.text.as_deref().unwrap_or_default())
     }

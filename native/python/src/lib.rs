@@ -15,6 +15,7 @@ mod index;
 mod numeric_group;
 mod policy;
 mod rules;
+mod table_book;
 mod table_model;
 mod tables;
 mod words;
@@ -63,6 +64,7 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     numeric_group::register(module)?;
     policy::register(module)?;
     rules::register(module)?;
+    table_book::register(module)?;
     table_model::register(module)?;
     tables::register(module)?;
     words::register(module)?;
