@@ -7,6 +7,7 @@ use groundedness_engine::corpus::Corpus;
 use groundedness_engine::pytext::{len_chars, lossy};
 use groundedness_engine::table_book::{BookError, CellRef, Part, TableBook};
 use groundedness_engine::table_model::{Cell, Place};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 use pyo3::IntoPyObjectExt;
@@ -98,6 +99,11 @@ fn table_book_lookups<'py>(
     let answers = PyList::empty(py);
     for lookup in lookups {
         let found: Result<Vec<(Cell<'static>, Option<usize>)>, BookError> = match lookup {
+            Lookup::Within(word, ..) | Lookup::Tables((word,))
+                if word != "within" && word != "tables" =>
+            {
+                return Err(PyValueError::new_err(format!("unknown lookup {word:?}")));
+            }
             Lookup::Within(_, low, high, percent) => book
                 .cells_within(&corpus, &mut budget, low, high, percent)
                 .map(<[CellRef]>::to_vec)
