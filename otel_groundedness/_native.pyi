@@ -194,3 +194,17 @@ def index_lookups(
     units: int,
     lookups: list[tuple[Any, ...]],
 ) -> list[tuple[Any, int]]: ...
+
+# The table book (tests/native/test_table_book_differential.py): lookups ("within", low, high,
+# percent) or ("tables",) on the table book of Python evidence; per lookup, its cells ((value,
+# power, percent, currency, row, column, label, columns, year, evidence index, cited), (text,
+# path, start, end, number, record's currency, has a record)) or the error word ("BudgetSpent",
+# "ValueError"), and the budget left after it.
+def table_book_lookups(
+    items: object,
+    prompt: str | None,
+    max_evidence_bytes: int,
+    every_string: bool,
+    units: int,
+    lookups: list[tuple[Any, ...]],
+) -> list[tuple[list[Any] | str, int]]: ...

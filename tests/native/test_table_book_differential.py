@@ -49,7 +49,9 @@ def _plain(cell: Cell) -> Any:
     )  # fmt: skip
 
 
-def python_answers(items: Sequence[Any], prompt: str | None, units: int, lookups: list[tuple[Any, ...]]) -> list[Any]:
+def python_answers(
+    items: Sequence[Any], prompt: str | None, units: int, lookups: list[tuple[Any, ...]]
+) -> list[Any]:
     budget = WorkBudget(units)
     book = TableBook(collect(items, prompt, CAP), budget)
     answers: list[Any] = []
@@ -107,7 +109,22 @@ def test_every_devset_and_benchmark_evidence() -> None:
 
 HEADS = ("", "2024", "2023", "FY2022", "Q1 2025", "(In millions)", "% of total", "Cloud", "$000s")
 LABELS = ("Revenue", "Net income", "Total revenue", "Gross margin", "EPS", "Fiscal 2023", "")
-FIGURES = ("100", "120", "80.5", "(20)", "$ 250", "12.5%", "1,000", "—", "", "3.2", "-7", "€ 9.9", "n/a", "1.26")
+FIGURES = (
+    "100",
+    "120",
+    "80.5",
+    "(20)",
+    "$ 250",
+    "12.5%",
+    "1,000",
+    "—",
+    "",
+    "3.2",
+    "-7",
+    "€ 9.9",
+    "n/a",
+    "1.26",
+)
 NOTES = ("", "(In millions)", "in thousands", "$ in billions", "USD 000s", "Amounts in millions of dollars")
 figure = st.sampled_from(FIGURES) | st.text(alphabet="0123456789.,$%()-€ ", max_size=8)
 rows = st.integers(1, 4).flatmap(
@@ -142,24 +159,26 @@ def _number(text: str) -> Any:
         return text
 
 
+def _records(grid: list[list[str]]) -> list[dict[str, Any]]:
+    heads = [head or f"c{at}" for at, head in enumerate(grid[0][1:])]
+    return [
+        {"item": row[0], **{head: _number(cell) for head, cell in zip(heads, row[1:], strict=False)}}
+        for row in grid[1:]
+    ]
+
+
 part = st.one_of(
     st.tuples(rows, st.sampled_from(("markdown", "csv", "tsv", "html")), st.sampled_from(NOTES)).map(
         lambda args: _text(*args)
     ),
     st.tuples(rows, st.sampled_from(NOTES), st.booleans()).map(
-        lambda args: {"unit": args[1], "rows": [[_number(cell) for cell in row] for row in args[0]]}
-        if args[2]
-        else [[_number(cell) for cell in row] for row in args[0]]
+        lambda args: (
+            {"unit": args[1], "rows": [[_number(cell) for cell in row] for row in args[0]]}
+            if args[2]
+            else [[_number(cell) for cell in row] for row in args[0]]
+        )
     ),
-    st.tuples(rows, st.sampled_from(NOTES)).map(
-        lambda args: {
-            "note": args[1],
-            "records": [
-                {"item": row[0], **{head or f"c{at}": _number(cell) for at, (head, cell) in enumerate(zip(args[0][0][1:], row[1:], strict=False))}}
-                for row in args[0][1:]
-            ],
-        }
-    ),
+    st.tuples(rows, st.sampled_from(NOTES)).map(lambda args: {"note": args[1], "records": _records(args[0])}),
     st.text(max_size=40),
 )
 
