@@ -1,7 +1,7 @@
 //! `EvidenceIndex` of `scoring/index.py`: the evidence's atoms and raw scalars, indexed by kind
 //! and value. Built once per call; every structure is built on first use where Python builds it
 //! (an answer without dates never pays for a date table), and every lookup charges the caller's
-//! work budget as Python's does. The evidence's tables (`tables()`) are not part of this module.
+//! work budget as Python's does. The evidence's tables (`tables()`) are `table_book.rs`'s.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -18,6 +18,7 @@ use crate::offsets::CharOffsets;
 use crate::paths::Key;
 use crate::pytext::{len_chars, lossy};
 use crate::pyunicode;
+use crate::table_book::TableBook;
 use crate::units;
 use crate::vocabulary::AtomKind;
 
@@ -190,6 +191,7 @@ pub struct EvidenceIndex {
     identifiers: Option<IdentifierIndex>,
     units_by_dimension: Option<UnitRows>,
     last_keys: Option<HashSet<LastKey>>,
+    tables: Option<TableBook>,
 }
 
 fn numeric_slot(kind: AtomKind) -> Option<usize> {
@@ -215,6 +217,7 @@ impl EvidenceIndex {
             identifiers: None,
             units_by_dimension: None,
             last_keys: None,
+            tables: None,
         };
         index.extract_all(extract, needs);
         index
@@ -222,6 +225,13 @@ impl EvidenceIndex {
 
     pub fn corpus(&self) -> &Corpus {
         &self.corpus
+    }
+
+    /// The evidence's tables, made on first use (an answer whose figures all match directly
+    /// never reads them; making the book charges nothing, its reads do), with the corpus its
+    /// lookups read.
+    pub fn tables(&mut self) -> (&mut TableBook, &Corpus) {
+        (self.tables.get_or_insert_with(TableBook::new), &self.corpus)
     }
 
     /// `_extract_all`: one extraction over the distinct fragment texts joined; each atom is

@@ -370,6 +370,20 @@ mod tests {
     }
 
     #[test]
+    fn the_index_makes_its_book_once() {
+        use crate::index::{EvidenceIndex, EvidenceNeeds};
+        let corpus = corpus_of(&[INCOME]);
+        let mut index = EvidenceIndex::new(corpus, |_| Vec::new(), &EvidenceNeeds::everything());
+        let mut budget = WorkBudget::new(10_000);
+        let (book, corpus) = index.tables();
+        assert_eq!(book.tables(corpus, &mut budget).map(<[_]>::len), Ok(2));
+        let left = budget.left;
+        let (book, corpus) = index.tables();
+        assert_eq!(book.tables(corpus, &mut budget).map(<[_]>::len), Ok(2));
+        assert_eq!(budget.left, left); // read once, paid once
+    }
+
+    #[test]
     fn the_caption_is_the_short_strings_beside() {
         let corpus = corpus_of(&[INCOME]);
         let siblings = corpus.arrays.first().and_then(|array| array.siblings);

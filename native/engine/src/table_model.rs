@@ -7,7 +7,7 @@
 
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashSet};
-use std::rc::Rc;
+use std::sync::Arc;
 
 use crate::paths::{Key, PathId, Paths};
 use crate::pyunicode::{ignorecase_prefix, is_space, is_word, strip};
@@ -99,8 +99,8 @@ pub struct Cell<'t> {
     pub currency: Option<Currency>,
     pub row: usize,
     pub column: usize,
-    pub label: Rc<str>,
-    pub columns: Rc<[String]>,
+    pub label: Arc<str>,
+    pub columns: Arc<[String]>,
     pub year: Option<i32>,
     pub source: usize,
     pub raw: RawCell<'t>,
@@ -203,7 +203,7 @@ pub fn make_table<'t>(
     let mut in_header = true;
     let mut section = String::new();
     let mut table = Table::default();
-    let mut columns: Vec<Rc<[String]>> = vec![Rc::from(Vec::new()); width];
+    let mut columns: Vec<Arc<[String]>> = vec![Arc::from(Vec::new()); width];
     let full = |table: &Table| table.cells.len() >= MAX_TABLE_CELLS;
     for (number, row) in grid.into_iter().enumerate() {
         let owned: Vec<&str> = row.iter().map(|cell| strip(&cell.text)).collect();
@@ -236,7 +236,7 @@ pub fn make_table<'t>(
                     .cloned()
                     .collect();
                 table.column_words.insert(column, tokens(&named.join(" ")));
-                *heads = Rc::from(named);
+                *heads = Arc::from(named);
             }
             continue;
         }
@@ -257,13 +257,13 @@ pub fn make_table<'t>(
         }
         table.row_words.insert(number, own);
         let unscaled_row = unscaled(&row_label);
-        let row_label: Rc<str> = Rc::from(row_label);
+        let row_label: Arc<str> = Arc::from(row_label);
         let mut row_years: Option<Option<i32>> = None; // the row's (else its section's) latest year
         for (column, cell) in row.iter().enumerate().skip(first + 1) {
             let heads = columns
                 .get(column)
                 .cloned()
-                .unwrap_or_else(|| Rc::from(Vec::new()));
+                .unwrap_or_else(|| Arc::from(Vec::new()));
             let read = match cell.number {
                 // A JSON number: a percent when its labels say so.
                 Some(value) => {
@@ -305,7 +305,7 @@ pub fn make_table<'t>(
                 currency,
                 row: number,
                 column,
-                label: Rc::clone(&row_label),
+                label: Arc::clone(&row_label),
                 columns: heads,
                 year,
                 source,

@@ -4,7 +4,7 @@
 
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashSet};
-use std::rc::Rc;
+use std::sync::Arc;
 
 use groundedness_engine::budget::WorkBudget;
 use groundedness_engine::corpus::{self, Corpus, Evidence, Item, Settings, Source};
@@ -251,8 +251,8 @@ fn table_of(plain: PlainTable) -> Table<'static> {
                 currency: code(currency),
                 row,
                 column,
-                label: Rc::from(label),
-                columns: Rc::from(Vec::new()),
+                label: Arc::from(label),
+                columns: Arc::from(Vec::new()),
                 year,
                 source: 0,
                 raw: RawCell::text(Cow::Borrowed(""), Place::Nowhere),
