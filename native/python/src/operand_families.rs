@@ -26,9 +26,10 @@ fn sorted<'a>(words: impl IntoIterator<Item = &'a String>) -> Vec<&'a str> {
 
 /// `("BudgetSpent", left)`, or `(operands, families, plain, family words, by_key_word, by_word,
 /// answers, left)`; an operand is `(value, kind, unit, currency, sorted key words, hit)`, the hit
-/// as `index_lookups` renders hits; by_key_word/by_word as sorted `(word, list)` pairs.
+/// as `index_lookups` renders hits; by_key_word/by_word as sorted `(word, list)` pairs. With
+/// `render` false, only `(operands, families, left)` (to time the build).
 #[pyfunction]
-#[pyo3(signature = (items, prompt, max_evidence_bytes, every_string, extract, units, queries))]
+#[pyo3(signature = (items, prompt, max_evidence_bytes, every_string, extract, units, queries, render=true))]
 #[allow(clippy::too_many_arguments, clippy::type_complexity)]
 fn operand_families<'py>(
     py: Python<'py>,
@@ -45,6 +46,7 @@ fn operand_families<'py>(
     ),
     units: i64,
     queries: Vec<Query>,
+    render: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     let built = indexed(
         py,
@@ -60,6 +62,14 @@ fn operand_families<'py>(
     let Ok(operands) = py.detach(|| Operands::build(index, &mut budget)) else {
         return Ok(("BudgetSpent", budget.left).into_pyobject(py)?.into_any());
     };
+    if !render {
+        // Timing: the build alone, `(operands, families, left)`.
+        return Ok(
+            (operands.values.len(), operands.families.len(), budget.left)
+                .into_pyobject(py)?
+                .into_any(),
+        );
+    }
     let corpus = index.corpus();
     let mut members = Vec::with_capacity(operands.values.len());
     for operand in 0..operands.values.len() {
