@@ -99,7 +99,9 @@ def _queries(seed: int, words: Sequence[str], operands: int) -> list[Query]:
     queries: list[Query] = [(pool, [("operand", i) for i in range(min(operands, 64))])]
     for _ in range(6):
         picked = rng.sample(pool, min(len(pool), rng.randint(0, 4)))
-        cited = [(rng.choice(["operand", "money", "number", "percent"]), rng.randint(0, 12)) for _ in range(3)]
+        cited = [
+            (rng.choice(["operand", "money", "number", "percent"]), rng.randint(0, 12)) for _ in range(3)
+        ]
         queries.append((picked, cited))
     return queries
 
@@ -148,7 +150,12 @@ def test_order_lines_agree() -> None:
 
 def test_budgets_that_run_out_mid_build_agree() -> None:
     items = [
-        {"invoices": [{"id": 7, "total": 12.5, "tax": 1.25, "name": "Revenue"}, {"id": 8, "total": 3, "tax": 0.3}]},
+        {
+            "invoices": [
+                {"id": 7, "total": 12.5, "tax": 1.25, "name": "Revenue"},
+                {"id": 8, "total": 3, "tax": 0.3},
+            ]
+        },
         "Sales were $5 and 7 units. Costs were $3 and 2 units.",
         [1, 2, 3],
     ]
@@ -163,7 +170,10 @@ def test_the_differential_can_fail() -> None:
     items = [{"rows": [{"a": 1.5, "b": 2}, {"a": 3, "b": 4}]}]
     expected, native = both(items, None)
     assert native == expected
-    assert _bits(_lists(python_result([{"rows": [{"a": 1.5, "b": 3}]}], None, DEFAULT_EXTRACT, UNITS, []))) != native
+    assert (
+        _bits(_lists(python_result([{"rows": [{"a": 1.5, "b": 3}]}], None, DEFAULT_EXTRACT, UNITS, [])))
+        != native
+    )
 
 
 @settings(max_examples=1200, derandomize=True, deadline=None)

@@ -493,3 +493,119 @@ fn place(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::corpus::{collect, Evidence, Item, Settings, Source};
+    use crate::extract::extract_atoms;
+    use crate::index::EvidenceNeeds;
+    use crate::json_text::{self, Limits};
+    use crate::value::Arena;
+
+    /// The index of evidence items given as JSON, extracted with the default settings.
+    fn index_of(items: &[&str]) -> EvidenceIndex {
+        let mut arena = Arena::default();
+        let mut converted = Vec::new();
+        for (index, item) in items.iter().enumerate() {
+            let span = arena.push_text(item.as_bytes()).unwrap_or_default();
+            let limits = Limits {
+                max_nesting: i64::MAX,
+                max_int_digits: 0,
+            };
+            let content = json_text::parse(&mut arena, span, limits).unwrap_or_default();
+            converted.push(Item {
+                source: Source {
+                    index: Some(index),
+                    source_id: None,
+                    kind: b"tool_result".to_vec(),
+                    name: None,
+                },
+                content,
+                empty: false,
+            });
+        }
+        let evidence = Evidence {
+            arena,
+            prompt: None,
+            items: converted,
+        };
+        let settings = Settings {
+            max_bytes: 1 << 20,
+            every_string: false,
+            json_nesting_at_walk: 990,
+            max_int_digits: 4300,
+        };
+        let kinds: Vec<&str> = AtomKind::ALL.iter().map(|kind| kind.as_str()).collect();
+        let extract =
+            |text: &str| extract_atoms(text, "en-US", 4, &kinds, None).unwrap_or_default();
+        EvidenceIndex::new(
+            collect(evidence, settings),
+            extract,
+            &EvidenceNeeds::everything(),
+        )
+    }
+
+    const INVOICES: &str = r#"{"invoices": [{"id": 7, "total": 12.5, "tax": 1.25, "name": "Revenue"}, {"id": 8, "total": 3, "tax": 0.3}]}"#;
+    const TEXT: &str = r#""Sales were $5 and 1,234 units. Costs were $3 and 5,678 units.""#;
+
+    #[test]
+    fn rows_columns_and_sentences_are_families_and_ids_never_join() {
+        let index = index_of(&[INVOICES, TEXT]);
+        let mut budget = WorkBudget::new(1_000_000);
+        let operands = Operands::build(&index, &mut budget).unwrap_or_default();
+        // Raw figures: total, tax of each record (ids excluded); then $5, $3, 1,234, 5,678.
+        assert_eq!(
+            operands.values,
+            [12.5, 1.25, 3.0, 0.3, 5.0, 3.0, 1234.0, 5678.0]
+        );
+        let kinds: Vec<&str> = operands.kinds.iter().map(AsRef::as_ref).collect();
+        assert_eq!(
+            kinds,
+            ["raw", "raw", "raw", "raw", "money", "money", "number", "number"]
+        );
+        // Rows, then the columns "total" and "tax", then one family per sentence.
+        assert_eq!(
+            operands.families,
+            [
+                vec![0, 1],
+                vec![0, 2],
+                vec![1, 3],
+                vec![2, 3],
+                vec![4, 6],
+                vec![5, 7]
+            ]
+        );
+        assert_eq!(operands.plain, [true, true, true, true, false, false]);
+        assert!(operands.family_words[0].contains("revenue"));
+        assert!(operands.family_words[0].contains("invoice"));
+        assert_eq!(operands.tied_families(["revenue"]), [0]);
+        // A cited record's figure anchors its row and is an operand itself.
+        let cited: Vec<Arc<Hit>> = operands.hit(0).into_iter().collect();
+        assert_eq!(
+            operands.anchored(index.corpus(), &cited),
+            (vec![0], vec![0])
+        );
+        // Charges: a candidate per raw scalar, candidate + atom per text atom, one per family.
+        let scalars = i64::try_from(index.corpus().scalar_values.len()).unwrap_or(0);
+        assert_eq!(
+            budget.left,
+            1_000_000 - CANDIDATE * scalars - (CANDIDATE + ATOM) * 4 - CANDIDATE * 6
+        );
+    }
+
+    #[test]
+    fn the_build_stops_at_the_first_step_the_budget_cannot_cover() {
+        let index = index_of(&[INVOICES, TEXT]);
+        let mut full = WorkBudget::new(1_000_000);
+        assert!(Operands::build(&index, &mut full).is_ok());
+        let cost = 1_000_000 - full.left;
+        let mut short = WorkBudget::new(cost - 1);
+        assert_eq!(Operands::build(&index, &mut short).err(), Some(BudgetSpent));
+        // All families but the last were paid for.
+        assert_eq!(short.left, CANDIDATE - 1);
+        let mut none = WorkBudget::new(0);
+        assert_eq!(Operands::build(&index, &mut none).err(), Some(BudgetSpent));
+        assert_eq!(none.left, 0);
+    }
+}
