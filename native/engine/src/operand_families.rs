@@ -258,9 +258,11 @@ impl Operands {
             {
                 number += 1;
             }
-            match by_sentence.iter_mut().find(|(n, _)| *n == number) {
-                Some((_, sentence)) => sentence.push(operand),
-                None => by_sentence.push((number, vec![operand])),
+            // Operands come by start, so sentence numbers never go down: a sentence's family is
+            // the last one or a new one (as the dict of Python's insertion order).
+            match by_sentence.last_mut() {
+                Some((last, sentence)) if *last == number => sentence.push(operand),
+                _ => by_sentence.push((number, vec![operand])),
             }
         }
         for (_, sentence) in by_sentence {
@@ -365,6 +367,7 @@ impl Operands {
     pub fn anchored(&self, corpus: &Corpus, cited: &[Arc<Hit>]) -> (Vec<usize>, Vec<usize>) {
         let mut families: Vec<usize> = Vec::new();
         let mut members: Vec<usize> = Vec::new();
+        let mut seen: HashSet<usize> = HashSet::new();
         for hit in cited {
             let (siblings, key) = match hit.origin {
                 Origin::Scalar(position) => {
@@ -386,9 +389,7 @@ impl Operands {
             }
             let operand = key.and_then(|key| self.by_origin.get(&key).copied());
             if let Some(operand) = operand {
-                if matches!(hit.kind.as_ref(), "raw" | "money" | "number")
-                    && !members.contains(&operand)
-                {
+                if matches!(hit.kind.as_ref(), "raw" | "money" | "number") && seen.insert(operand) {
                     members.push(operand);
                 }
             }
