@@ -201,6 +201,14 @@ def index_lookups(
 # path, start, end, number, record's currency, has a record)) or the error word ("BudgetSpent",
 # "ValueError"), and the budget left after it.
 def table_book_lookups(
+# Operand families (scoring/operand_families.py): the `Operands` of Python evidence indexed as
+# `index_lookups` indexes it, built on a budget of `units`: ("BudgetSpent", left), or (members,
+# families, plain, sorted family words, sorted (word, operands) by key word, sorted (word,
+# families) by word, answers, left); a member is (value, kind, unit, currency, sorted key words,
+# hit as `index_lookups` renders hits); a query (answer words, cited as ("operand", i) or
+# (kind, i) of the index's text atoms) is answered (tied_families, anchored). With `render`
+# False: (operands, families, left) only.
+def operand_families(
     items: object,
     prompt: str | None,
     max_evidence_bytes: int,
@@ -208,3 +216,8 @@ def table_book_lookups(
     units: int,
     lookups: list[tuple[Any, ...]],
 ) -> list[tuple[list[Any] | str, int]]: ...
+    extract: tuple[str, int, tuple[str, ...] | list[str], datetime.date | None, bool],
+    units: int,
+    queries: list[tuple[list[str], list[tuple[str, int]]]],
+    render: bool = True,
+) -> Any: ...

@@ -24,6 +24,7 @@ pub mod kinds;
 pub mod label_words;
 pub mod numeric_group;
 pub mod offsets;
+pub mod operand_families;
 pub mod paths;
 pub mod policy;
 pub mod pyhtml;

@@ -41,15 +41,15 @@ fn optional<'py>(py: Python<'py>, text: Option<&[u8]>) -> PyResult<Bound<'py, Py
 }
 
 /// The index and what `hits` are read against: the corpus and the items' source labels.
-struct Indexed<'py> {
-    index: EvidenceIndex,
-    labels: SourceLabels<'py>,
+pub(crate) struct Indexed<'py> {
+    pub(crate) index: EvidenceIndex,
+    pub(crate) labels: SourceLabels<'py>,
 }
 
 /// `(kind, text, number, tolerance, currency, unit, key_unit, sorted words, citation)`, citation
 /// = `(evidence_index, source_id, source_kind, name, path, start, end, text, cell)`; an
 /// `Evidence` item's labels are cited as the caller gave them.
-fn plain<'py>(
+pub(crate) fn plain<'py>(
     py: Python<'py>,
     corpus: &Corpus,
     labels: &SourceLabels<'py>,
@@ -199,18 +199,10 @@ fn answer<'py>(
     hits(py, indexed, &found)
 }
 
-/// Builds the index of `items` (walked as `corpus.collect` does, extracted as `extract_atoms`
-/// with these settings, then `stated_figures` as `score` does when `stated`, `needs` = `(kinds, shapes)` or `None` for everything) and answers
-/// `lookups`, all charged to one budget of `units`: per lookup, its answer and the budget left.
-///
-/// Lookups: `("nearest", group, target, low, high, limit)`, `("within" | "count", group, low,
-/// high, take)`, `("in_windows", group, value, negative, take)`, `("contents", group)`,
-/// `("numeric_hits", kind)`, `("nonempty", [groups])`, `("dates", mask, reading)`,
-/// `("identifiers" | "near" | "extending", shape, text)`.
-#[pyfunction]
-#[pyo3(signature = (items, prompt, max_evidence_bytes, every_string, extract, needs, units, lookups))]
-#[allow(clippy::too_many_arguments)]
-fn index_lookups<'py>(
+/// An index of Python evidence, extracted as `extract` says: `(locale, digit floor, kinds,
+/// anchor, stated figures)`; `needs` as `EvidenceNeeds` (None: everything).
+#[allow(clippy::type_complexity)]
+pub(crate) fn indexed<'py>(
     py: Python<'py>,
     items: &Bound<'py, PyAny>,
     prompt: Option<&Bound<'py, PyAny>>,
@@ -224,9 +216,7 @@ fn index_lookups<'py>(
         bool,
     ),
     needs: Option<(Vec<String>, Option<Vec<String>>)>,
-    units: i64,
-    lookups: Vec<Lookup>,
-) -> PyResult<Bound<'py, PyList>> {
+) -> PyResult<Indexed<'py>> {
     let (corpus, labels) = walk(py, items, prompt, max_evidence_bytes, every_string)?;
     let (locale, floor, kinds, anchor, stated) = extract;
     let floor = digit_floor(&floor)?;
@@ -272,7 +262,46 @@ fn index_lookups<'py>(
     if let Some(failed) = failed {
         return Err(PyValueError::new_err(failed));
     }
-    let mut indexed = Indexed { index, labels };
+    Ok(Indexed { index, labels })
+}
+
+/// Builds the index of `items` (walked as `corpus.collect` does, extracted as `extract_atoms`
+/// with these settings, then `stated_figures` as `score` does when `stated`, `needs` = `(kinds, shapes)` or `None` for everything) and answers
+/// `lookups`, all charged to one budget of `units`: per lookup, its answer and the budget left.
+///
+/// Lookups: `("nearest", group, target, low, high, limit)`, `("within" | "count", group, low,
+/// high, take)`, `("in_windows", group, value, negative, take)`, `("contents", group)`,
+/// `("numeric_hits", kind)`, `("nonempty", [groups])`, `("dates", mask, reading)`,
+/// `("identifiers" | "near" | "extending", shape, text)`.
+#[pyfunction]
+#[pyo3(signature = (items, prompt, max_evidence_bytes, every_string, extract, needs, units, lookups))]
+#[allow(clippy::too_many_arguments)]
+fn index_lookups<'py>(
+    py: Python<'py>,
+    items: &Bound<'py, PyAny>,
+    prompt: Option<&Bound<'py, PyAny>>,
+    max_evidence_bytes: i64,
+    every_string: bool,
+    extract: (
+        String,
+        Bound<'py, PyAny>,
+        Vec<String>,
+        Option<Bound<'py, PyAny>>,
+        bool,
+    ),
+    needs: Option<(Vec<String>, Option<Vec<String>>)>,
+    units: i64,
+    lookups: Vec<Lookup>,
+) -> PyResult<Bound<'py, PyList>> {
+    let mut indexed = indexed(
+        py,
+        items,
+        prompt,
+        max_evidence_bytes,
+        every_string,
+        extract,
+        needs,
+    )?;
     let mut budget = WorkBudget::new(units);
     let answers = PyList::empty(py);
     for lookup in lookups {

@@ -13,6 +13,7 @@ mod extract;
 mod identifiers;
 mod index;
 mod numeric_group;
+mod operand_families;
 mod policy;
 mod rules;
 mod table_book;
@@ -62,6 +63,7 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     identifiers::register(module)?;
     index::register(module)?;
     numeric_group::register(module)?;
+    operand_families::register(module)?;
     policy::register(module)?;
     rules::register(module)?;
     table_book::register(module)?;

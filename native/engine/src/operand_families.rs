@@ -1,0 +1,612 @@
+//! Operand families (`scoring/operand_families.py`): the evidence figures a derivation may
+//! combine, grouped by how they relate. A family is the numbers of one JSON object or array (a
+//! row), the values under one key across the records of one list (a column), or the money and
+//! number atoms of one sentence of text. Identifiers, years, dates, minor units and percents never
+//! join. Built in one pass over the evidence figures; each step is paid for before it starts and
+//! the build stops at the first the budget cannot cover (`BudgetSpent`), as Python raises.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+use crate::budget::{BudgetSpent, WorkBudget, ATOM, CANDIDATE};
+use crate::corpus::Corpus;
+use crate::hit::{Hit, Origin};
+use crate::index::EvidenceIndex;
+use crate::label_words::{json_words, words};
+use crate::paths::{Key, PathId};
+use crate::pytext::lossy;
+use crate::quantity_names::names_no_quantity;
+use crate::sentences::sentence_spans;
+use crate::value::{Node, NodeId};
+use crate::vocabulary::AtomKind;
+
+/// String keys above a family read for its label words (`$.invoices[3].total`: "invoices").
+const CONTAINER_KEYS: usize = 3;
+
+/// What an operand is: the raw scalar at this position of `Corpus::scalar_rows`, or a text atom.
+#[derive(Debug, Clone)]
+pub enum Ref {
+    Scalar(usize),
+    Text(Arc<Hit>),
+}
+
+/// A column's key, compared as Python compares `str | int | _Somewhere` keys.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum ColumnKey {
+    Index(u32),
+    Text(Vec<u8>),
+    Somewhere,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum Structural {
+    Row(usize, Option<PathId>),
+    Column(usize, Option<PathId>, ColumnKey),
+}
+
+/// A structural family in first-seen order: its key, members, container path and siblings.
+type Placed = (Structural, Vec<usize>, Option<PathId>, Option<NodeId>);
+
+/// What `by_origin` is keyed by: Python's `id(path)` of a raw scalar, `id(hit)` of a text atom.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum OriginKey {
+    Path(PathId),
+    Hit(usize),
+}
+
+/// Every evidence figure that may be an operand, columnar: `values[i]` is operand i's value.
+#[derive(Debug, Default)]
+pub struct Operands {
+    pub values: Vec<f64>,
+    pub currencies: Vec<Option<String>>,
+    pub units: Vec<Option<&'static str>>,
+    pub kinds: Vec<Arc<str>>,
+    pub refs: Vec<Ref>,
+    pub key_words: Vec<Arc<HashSet<String>>>,
+    pub families: Vec<Vec<usize>>,
+    pub family_words: Vec<HashSet<String>>,
+    pub by_word: HashMap<String, Vec<usize>>,
+    by_container: HashMap<NodeId, Vec<usize>>,
+    by_origin: HashMap<OriginKey, usize>,
+    pub by_key_word: HashMap<String, Vec<usize>>,
+    /// Family f holds only JSON numbers without a currency.
+    pub plain: Vec<bool>,
+    word_cache: HashMap<Vec<u8>, Arc<HashSet<String>>>,
+    excluded_cache: HashMap<Vec<u8>, bool>,
+}
+
+fn arc_key(hit: &Arc<Hit>) -> usize {
+    Arc::as_ptr(hit) as usize
+}
+
+impl Operands {
+    /// Builds the families of `index`'s evidence, paying `budget` step by step.
+    pub fn build(index: &EvidenceIndex, budget: &mut WorkBudget) -> Result<Operands, BudgetSpent> {
+        let mut operands = Operands::default();
+        operands.build_from(index, budget)?;
+        Ok(operands)
+    }
+
+    /// The hit of an operand: its text atom, or a `raw` hit of its scalar.
+    pub fn hit(&self, operand: usize) -> Option<Arc<Hit>> {
+        match self.refs.get(operand)? {
+            Ref::Text(hit) => Some(Arc::clone(hit)),
+            Ref::Scalar(position) => Some(Hit::new(
+                Arc::from("raw"),
+                Origin::Scalar(*position),
+                None,
+                self.values.get(operand).copied().unwrap_or(0.0),
+                0.0,
+            )),
+        }
+    }
+
+    fn build_from(
+        &mut self,
+        index: &EvidenceIndex,
+        budget: &mut WorkBudget,
+    ) -> Result<(), BudgetSpent> {
+        let corpus = index.corpus();
+        let mut structural: HashMap<Structural, usize> = HashMap::new();
+        // In first-seen order: members, the container's path and siblings.
+        let mut placed: Vec<Placed> = Vec::new();
+        let count = i64::try_from(corpus.scalar_values.len()).unwrap_or(i64::MAX);
+        budget.pay(CANDIDATE.saturating_mul(count))?;
+        for (position, row) in corpus.scalar_rows.iter().enumerate() {
+            let Some(path) = row.path else { continue };
+            let name = name_of(corpus, path);
+            if let Some(name) = &name {
+                if self.excluded(name) {
+                    continue;
+                }
+            }
+            let key = self.key_words_of(name.as_deref());
+            let value = corpus.scalar_values.get(position).copied().unwrap_or(0.0);
+            let currency = row
+                .currency
+                .map(|code| String::from_utf8_lossy(&code).into_owned());
+            let operand = self.add(
+                value,
+                currency,
+                None,
+                Arc::from("raw"),
+                Ref::Scalar(position),
+                key,
+            );
+            self.by_origin.insert(OriginKey::Path(path), operand);
+            place(
+                corpus,
+                &mut structural,
+                &mut placed,
+                row.source,
+                path,
+                row.siblings,
+                operand,
+            );
+        }
+        let text_hits: Vec<Arc<Hit>> = [AtomKind::Money, AtomKind::Number]
+            .iter()
+            .flat_map(|kind| index.numeric_hits(*kind).iter().cloned())
+            .collect();
+        let count = i64::try_from(text_hits.len()).unwrap_or(i64::MAX);
+        budget.pay((CANDIDATE + ATOM).saturating_mul(count))?;
+        let mut fragment_slot: HashMap<usize, usize> = HashMap::new();
+        let mut by_fragment: Vec<(usize, Vec<usize>)> = Vec::new();
+        for hit in text_hits {
+            let Origin::Fragment { fragment, .. } = hit.origin else {
+                continue;
+            };
+            let key: HashSet<String> = hit.words(corpus).clone();
+            let operand = self.add(
+                hit.number,
+                hit.currency(corpus),
+                hit.unit(),
+                Arc::clone(&hit.kind),
+                Ref::Text(Arc::clone(&hit)),
+                Arc::new(key),
+            );
+            self.by_origin
+                .insert(OriginKey::Hit(arc_key(&hit)), operand);
+            let slot = *fragment_slot.entry(fragment).or_insert_with(|| {
+                by_fragment.push((fragment, Vec::new()));
+                by_fragment.len() - 1
+            });
+            if let Some((_, members)) = by_fragment.get_mut(slot) {
+                members.push(operand);
+            }
+            if let Some(origin) = corpus.fragments.get(fragment) {
+                if let Some(path) = origin.path {
+                    place(
+                        corpus,
+                        &mut structural,
+                        &mut placed,
+                        origin.source,
+                        path,
+                        origin.siblings,
+                        operand,
+                    );
+                }
+            }
+        }
+        for (key, members, path, siblings) in placed {
+            if let (Some(siblings), Structural::Row(..)) = (siblings, &key) {
+                self.by_container
+                    .entry(siblings)
+                    .or_default()
+                    .push(self.families.len());
+            }
+            let container = self.container_words(corpus, path, siblings);
+            self.family(budget, members, container)?;
+        }
+        for (fragment, members) in by_fragment {
+            self.sentences(corpus, budget, fragment, members)?;
+        }
+        Ok(())
+    }
+
+    fn add(
+        &mut self,
+        value: f64,
+        currency: Option<String>,
+        unit: Option<&'static str>,
+        kind: Arc<str>,
+        reference: Ref,
+        key: Arc<HashSet<String>>,
+    ) -> usize {
+        self.values.push(value);
+        self.currencies.push(currency);
+        self.units.push(unit);
+        self.kinds.push(kind);
+        self.refs.push(reference);
+        let operand = self.values.len() - 1;
+        for word in key.iter() {
+            self.by_key_word
+                .entry(word.clone())
+                .or_default()
+                .push(operand);
+        }
+        self.key_words.push(key);
+        operand
+    }
+
+    /// The text atoms of one fragment, one family per sentence (for two or more).
+    fn sentences(
+        &mut self,
+        corpus: &Corpus,
+        budget: &mut WorkBudget,
+        fragment: usize,
+        members: Vec<usize>,
+    ) -> Result<(), BudgetSpent> {
+        if members.len() < 2 {
+            return Ok(());
+        }
+        let text = corpus
+            .fragments
+            .get(fragment)
+            .map(|f| lossy(corpus.arena.bytes(f.text)).into_owned())
+            .unwrap_or_default();
+        let spans = sentence_spans(&text, &[]);
+        let mut sorted: Vec<(usize, usize)> = members
+            .iter()
+            .map(|member| (self.start(*member), *member))
+            .collect();
+        sorted.sort_by_key(|(start, _)| *start); // stable, as `sorted`
+        let mut by_sentence: Vec<(usize, Vec<usize>)> = Vec::new();
+        let mut number = 0;
+        for (start, operand) in sorted {
+            while number + 1 < spans.len() && spans.get(number).is_some_and(|span| span.1 <= start)
+            {
+                number += 1;
+            }
+            // Operands come by start, so sentence numbers never go down: a sentence's family is
+            // the last one or a new one (as the dict of Python's insertion order).
+            match by_sentence.last_mut() {
+                Some((last, sentence)) if *last == number => sentence.push(operand),
+                _ => by_sentence.push((number, vec![operand])),
+            }
+        }
+        for (_, sentence) in by_sentence {
+            self.family(budget, sentence, HashSet::new())?;
+        }
+        Ok(())
+    }
+
+    fn start(&self, operand: usize) -> usize {
+        match self.refs.get(operand) {
+            Some(Ref::Text(hit)) => match hit.origin {
+                Origin::Fragment { start, .. } => start,
+                Origin::Scalar(_) => 0,
+            },
+            _ => 0,
+        }
+    }
+
+    fn family(
+        &mut self,
+        budget: &mut WorkBudget,
+        members: Vec<usize>,
+        container: HashSet<String>,
+    ) -> Result<(), BudgetSpent> {
+        budget.pay(CANDIDATE)?;
+        let family = self.families.len();
+        let mut found = container;
+        for member in &members {
+            if let Some(key) = self.key_words.get(*member) {
+                found.extend(key.iter().cloned());
+            }
+        }
+        let plain = members.iter().all(|m| {
+            self.kinds
+                .get(*m)
+                .is_some_and(|kind| kind.as_ref() == "raw")
+                && self.currencies.get(*m).is_some_and(Option::is_none)
+        });
+        self.families.push(members);
+        self.plain.push(plain);
+        for word in &found {
+            self.by_word.entry(word.clone()).or_default().push(family);
+        }
+        self.family_words.push(found);
+        Ok(())
+    }
+
+    fn excluded(&mut self, name: &[u8]) -> bool {
+        if let Some(known) = self.excluded_cache.get(name) {
+            return *known;
+        }
+        let known = names_no_quantity(&lossy(name));
+        self.excluded_cache.insert(name.to_vec(), known);
+        known
+    }
+
+    fn key_words_of(&mut self, name: Option<&[u8]>) -> Arc<HashSet<String>> {
+        let Some(name) = name else {
+            return Arc::new(HashSet::new());
+        };
+        if let Some(known) = self.word_cache.get(name) {
+            return Arc::clone(known);
+        }
+        let known = Arc::new(words(&lossy(name)));
+        self.word_cache.insert(name.to_vec(), Arc::clone(&known));
+        known
+    }
+
+    /// Label words of the first `CONTAINER_KEYS` string keys above the family and of its label
+    /// siblings (`"name": "Revenue"`).
+    fn container_words(
+        &mut self,
+        corpus: &Corpus,
+        path: Option<PathId>,
+        siblings: Option<NodeId>,
+    ) -> HashSet<String> {
+        let mut found: HashSet<String> = HashSet::new();
+        let mut keys: Vec<Vec<u8>> = Vec::new();
+        let mut link = path;
+        // Linear in the path's length (each step moves to the parent).
+        while let Some(at) = link {
+            if keys.len() >= CONTAINER_KEYS {
+                break;
+            }
+            let Some((parent, key)) = corpus.paths.link(at) else {
+                break;
+            };
+            link = parent;
+            if let Key::Text(span) = key {
+                keys.push(corpus.arena.bytes(span).to_vec());
+            }
+        }
+        for key in keys {
+            found.extend(self.key_words_of(Some(&key)).iter().cloned());
+        }
+        found.extend(sibling_words(corpus, siblings));
+        found
+    }
+
+    /// `anchored`: the families whose record holds evidence cited for other figures of the
+    /// answer's sentence, and the cited figures themselves as operands.
+    pub fn anchored(&self, corpus: &Corpus, cited: &[Arc<Hit>]) -> (Vec<usize>, Vec<usize>) {
+        let mut families: Vec<usize> = Vec::new();
+        let mut members: Vec<usize> = Vec::new();
+        let mut seen: HashSet<usize> = HashSet::new();
+        for hit in cited {
+            let (siblings, key) = match hit.origin {
+                Origin::Scalar(position) => {
+                    let row = corpus.scalar_rows.get(position);
+                    (
+                        row.and_then(|row| row.siblings),
+                        row.and_then(|row| row.path).map(OriginKey::Path),
+                    )
+                }
+                Origin::Fragment { fragment, .. } => (
+                    corpus.fragments.get(fragment).and_then(|f| f.siblings),
+                    Some(OriginKey::Hit(arc_key(hit))),
+                ),
+            };
+            if let Some(siblings) = siblings {
+                if let Some(found) = self.by_container.get(&siblings) {
+                    families.extend(found.iter().copied());
+                }
+            }
+            let operand = key.and_then(|key| self.by_origin.get(&key).copied());
+            if let Some(operand) = operand {
+                if matches!(hit.kind.as_ref(), "raw" | "money" | "number") && seen.insert(operand) {
+                    members.push(operand);
+                }
+            }
+        }
+        families.sort_unstable();
+        families.dedup();
+        (families, members)
+    }
+
+    /// `tied_families`: families sharing a label word with the answer figure, in document order.
+    pub fn tied_families<'w>(&self, answer_words: impl IntoIterator<Item = &'w str>) -> Vec<usize> {
+        let mut found: Vec<usize> = Vec::new();
+        for word in answer_words {
+            if let Some(families) = self.by_word.get(word) {
+                found.extend(families.iter().copied());
+            }
+        }
+        found.sort_unstable();
+        found.dedup();
+        found
+    }
+}
+
+/// `_name`: the nearest string key, its own or for a list element the list's.
+fn name_of(corpus: &Corpus, path: PathId) -> Option<Vec<u8>> {
+    let (parent, key) = corpus.paths.link(path)?;
+    if let Key::Text(span) = key {
+        return Some(corpus.arena.bytes(span).to_vec());
+    }
+    let (_, parent_key) = corpus.paths.link(parent?)?;
+    match parent_key {
+        Key::Text(span) => Some(corpus.arena.bytes(span).to_vec()),
+        _ => None,
+    }
+}
+
+/// `json_words((), siblings)`: short labels among the record's string members.
+fn sibling_words(corpus: &Corpus, siblings: Option<NodeId>) -> HashSet<String> {
+    let arena = &corpus.arena;
+    let members: Vec<(String, String)> = siblings
+        .map(|mapping| {
+            arena
+                .entries(mapping)
+                .filter_map(|(key, value)| match (arena.node(key), arena.node(value)) {
+                    (Node::Str(key), Node::Str(value) | Node::StrSubclass(value)) => Some((
+                        lossy(arena.bytes(key)).into_owned(),
+                        lossy(arena.bytes(value)).into_owned(),
+                    )),
+                    _ => None,
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let pairs: Vec<(&str, &str)> = members
+        .iter()
+        .map(|(key, value)| (key.as_str(), value.as_str()))
+        .collect();
+    json_words(std::iter::empty::<&str>(), &pairs)
+}
+
+/// `_place`: the operand joins its container's row and, for a member of a list element, the
+/// column of its key across that list.
+fn place(
+    corpus: &Corpus,
+    structural: &mut HashMap<Structural, usize>,
+    placed: &mut Vec<Placed>,
+    source: usize,
+    path: PathId,
+    siblings: Option<NodeId>,
+    operand: usize,
+) {
+    let Some((parent, key)) = corpus.paths.link(path) else {
+        return;
+    };
+    let mut join =
+        |family: Structural, container: Option<PathId>, siblings: Option<NodeId>| match structural
+            .get(&family)
+        {
+            Some(slot) => {
+                if let Some((_, members, _, _)) = placed.get_mut(*slot) {
+                    members.push(operand);
+                }
+            }
+            None => {
+                structural.insert(family.clone(), placed.len());
+                placed.push((family, vec![operand], container, siblings));
+            }
+        };
+    join(Structural::Row(source, parent), parent, siblings);
+    if let Some(parent) = parent {
+        if let Some((grandparent, Key::Index(_))) = corpus.paths.link(parent) {
+            let column = match key {
+                Key::Index(position) => ColumnKey::Index(position),
+                Key::Text(span) => ColumnKey::Text(corpus.arena.bytes(span).to_vec()),
+                Key::Somewhere => ColumnKey::Somewhere,
+            };
+            join(
+                Structural::Column(source, grandparent, column),
+                grandparent,
+                None,
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::corpus::{collect, Evidence, Item, Settings, Source};
+    use crate::extract::extract_atoms;
+    use crate::index::EvidenceNeeds;
+    use crate::json_text::{self, Limits};
+    use crate::value::Arena;
+
+    /// The index of evidence items given as JSON, extracted with the default settings.
+    fn index_of(items: &[&str]) -> EvidenceIndex {
+        let mut arena = Arena::default();
+        let mut converted = Vec::new();
+        for (index, item) in items.iter().enumerate() {
+            let span = arena.push_text(item.as_bytes()).unwrap_or_default();
+            let limits = Limits {
+                max_nesting: i64::MAX,
+                max_int_digits: 0,
+            };
+            let content = json_text::parse(&mut arena, span, limits).unwrap_or_default();
+            converted.push(Item {
+                source: Source {
+                    index: Some(index),
+                    source_id: None,
+                    kind: b"tool_result".to_vec(),
+                    name: None,
+                },
+                content,
+                empty: false,
+            });
+        }
+        let evidence = Evidence {
+            arena,
+            prompt: None,
+            items: converted,
+        };
+        let settings = Settings {
+            max_bytes: 1 << 20,
+            every_string: false,
+            json_nesting_at_walk: 990,
+            max_int_digits: 4300,
+        };
+        let kinds: Vec<&str> = AtomKind::ALL.iter().map(|kind| kind.as_str()).collect();
+        let extract =
+            |text: &str| extract_atoms(text, "en-US", 4, &kinds, None).unwrap_or_default();
+        EvidenceIndex::new(
+            collect(evidence, settings),
+            extract,
+            &EvidenceNeeds::everything(),
+        )
+    }
+
+    const INVOICES: &str = r#"{"invoices": [{"id": 7, "total": 12.5, "tax": 1.25, "name": "Revenue"}, {"id": 8, "total": 3, "tax": 0.3}]}"#;
+    const TEXT: &str = r#""Sales were $5 and 1,234 units. Costs were $3 and 5,678 units.""#;
+
+    #[test]
+    fn rows_columns_and_sentences_are_families_and_ids_never_join() {
+        let index = index_of(&[INVOICES, TEXT]);
+        let mut budget = WorkBudget::new(1_000_000);
+        let operands = Operands::build(&index, &mut budget).unwrap_or_default();
+        // Raw figures: total, tax of each record (ids excluded); then $5, $3, 1,234, 5,678.
+        assert_eq!(
+            operands.values,
+            [12.5, 1.25, 3.0, 0.3, 5.0, 3.0, 1234.0, 5678.0]
+        );
+        let kinds: Vec<&str> = operands.kinds.iter().map(AsRef::as_ref).collect();
+        assert_eq!(
+            kinds,
+            ["raw", "raw", "raw", "raw", "money", "money", "number", "number"]
+        );
+        // Rows, then the columns "total" and "tax", then one family per sentence.
+        assert_eq!(
+            operands.families,
+            [
+                vec![0, 1],
+                vec![0, 2],
+                vec![1, 3],
+                vec![2, 3],
+                vec![4, 6],
+                vec![5, 7]
+            ]
+        );
+        assert_eq!(operands.plain, [true, true, true, true, false, false]);
+        assert!(operands.family_words[0].contains("revenue"));
+        assert!(operands.family_words[0].contains("invoice"));
+        assert_eq!(operands.tied_families(["revenue"]), [0]);
+        // A cited record's figure anchors its row and is an operand itself.
+        let cited: Vec<Arc<Hit>> = operands.hit(0).into_iter().collect();
+        assert_eq!(
+            operands.anchored(index.corpus(), &cited),
+            (vec![0], vec![0])
+        );
+        // Charges: a candidate per raw scalar, candidate + atom per text atom, one per family.
+        let scalars = i64::try_from(index.corpus().scalar_values.len()).unwrap_or(0);
+        assert_eq!(
+            budget.left,
+            1_000_000 - CANDIDATE * scalars - (CANDIDATE + ATOM) * 4 - CANDIDATE * 6
+        );
+    }
+
+    #[test]
+    fn the_build_stops_at_the_first_step_the_budget_cannot_cover() {
+        let index = index_of(&[INVOICES, TEXT]);
+        let mut full = WorkBudget::new(1_000_000);
+        assert!(Operands::build(&index, &mut full).is_ok());
+        let cost = 1_000_000 - full.left;
+        let mut short = WorkBudget::new(cost - 1);
+        assert_eq!(Operands::build(&index, &mut short).err(), Some(BudgetSpent));
+        // All families but the last were paid for.
+        assert_eq!(short.left, CANDIDATE - 1);
+        let mut none = WorkBudget::new(0);
+        assert_eq!(Operands::build(&index, &mut none).err(), Some(BudgetSpent));
+        assert_eq!(none.left, 0);
+    }
+}
