@@ -201,6 +201,14 @@ def index_lookups(
 # path, start, end, number, record's currency, has a record)) or the error word ("BudgetSpent",
 # "ValueError"), and the budget left after it.
 def table_book_lookups(
+    items: object,
+    prompt: str | None,
+    max_evidence_bytes: int,
+    every_string: bool,
+    units: int,
+    lookups: list[tuple[Any, ...]],
+) -> list[tuple[list[Any] | str, int]]: ...
+
 # Operand families (scoring/operand_families.py): the `Operands` of Python evidence indexed as
 # `index_lookups` indexes it, built on a budget of `units`: ("BudgetSpent", left), or (members,
 # families, plain, sorted family words, sorted (word, operands) by key word, sorted (word,
@@ -213,9 +221,6 @@ def operand_families(
     prompt: str | None,
     max_evidence_bytes: int,
     every_string: bool,
-    units: int,
-    lookups: list[tuple[Any, ...]],
-) -> list[tuple[list[Any] | str, int]]: ...
     extract: tuple[str, int, tuple[str, ...] | list[str], datetime.date | None, bool],
     units: int,
     queries: list[tuple[list[str], list[tuple[str, int]]]],
