@@ -1,7 +1,7 @@
 """``score()`` on the parrot scorer's benchmark shapes, side by side with the parrot scorer itself.
 
-The shapes (answer and evidence per case) are issue 18's, read from ``BENCH_SHAPES`` or
-``../shared/bench/bench_shapes.json`` beside the repository. The parrot scorer (the seed's reference
+The shapes (answer and evidence per case) are issue 18's, kept in ``benchmarks/data/bench_shapes.json``
+(``BENCH_SHAPES`` names another file). The parrot scorer (the seed's reference
 implementation) never enters this repository: set ``PARROT_PATH`` to a folder from which
 ``import parrot.security.groundedness`` works (a checkout of ``phenobarbital/ai-parrot`` at
 ``9695a52`` with its ``parrot.models.basic.ToolCall``), and both scorers are timed in subprocesses,
@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-SHAPES = Path(os.environ.get("BENCH_SHAPES", ROOT.parent / "shared" / "bench" / "bench_shapes.json"))
+SHAPES = Path(os.environ.get("BENCH_SHAPES", ROOT / "benchmarks" / "data" / "bench_shapes.json"))
 QUICK = os.environ.get("BENCH_QUICK") == "1"
 ROUNDS = 3
 TARGET = 20.0

@@ -32,7 +32,7 @@ DEVSETS = [
     *sorted((TESTS / "data" / "devset").glob("*.jsonl")),
     TESTS / "scoring" / "devset" / "tables.jsonl",
 ]
-BENCH_SHAPES = Path("/work/shared/bench/bench_shapes.json")
+BENCH_SHAPES = Path(__file__).resolve().parents[2] / "benchmarks" / "data" / "bench_shapes.json"
 CAPS = (0, 1, 9, 300, 4096, 262_144, 1 << 22)
 
 Case = tuple[str, list[Any], str | None]

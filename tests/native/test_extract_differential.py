@@ -43,7 +43,7 @@ DEVSETS = [
     *sorted((ROOT / "tests" / "data" / "devset").glob("*.jsonl")),
     ROOT / "tests/scoring/devset/tables.jsonl",
 ]
-BENCH_SHAPES = ROOT.parent / "shared" / "bench" / "bench_shapes.json"
+BENCH_SHAPES = ROOT / "benchmarks" / "data" / "bench_shapes.json"
 TABLES = ROOT / "native" / "engine" / "src" / "extract" / "chars" / "unicode_tables.rs"
 OPTIONS = [
     (locale, digits, kinds, anchor)
@@ -114,9 +114,8 @@ def test_dev_sets_agree() -> None:
 
 
 def test_bench_shapes_agree() -> None:
-    # The shared benchmark shapes live beside the checkout on the project's machines.
     if not BENCH_SHAPES.exists():
-        pytest.fail(f"{BENCH_SHAPES} is missing: the shared benchmark shapes are part of the comparison")
+        pytest.fail(f"{BENCH_SHAPES} is missing: the benchmark shapes are part of the comparison")
     compared, failed = _disagreements(_bench_texts())
     assert compared > 0
     assert failed == [], [case.text[:200] for case in failed[:3]]
