@@ -29,7 +29,18 @@ def test_the_wheel_scores_without_cargo_or_the_checkout(tmp_path: Path) -> None:
     assert cargo is not None, "building the wheel needs cargo (the Makefile puts ~/.cargo/bin on PATH)"
     dist = tmp_path / "dist"
     subprocess.run(
-        [sys.executable, "-m", "maturin", "build", "--release", "--locked", "--out", str(dist), "--quiet"],
+        [
+            sys.executable,
+            "-m",
+            "maturin",
+            "build",
+            "--profile",
+            "dist",
+            "--locked",
+            "--out",
+            str(dist),
+            "--quiet",
+        ],
         cwd=ROOT,
         check=True,
         timeout=900,
