@@ -747,50 +747,8 @@ fn in_minor_units(row: &ScalarRow) -> bool {
 mod tests {
     use super::*;
     use crate::budget::CANDIDATE;
-    use crate::corpus::{collect, Evidence, Item, Settings, Source};
     use crate::date_index::YEAR;
-    use crate::extract::extract_atoms;
-    use crate::json_text::{self, Limits};
-    use crate::value::Arena;
-
-    /// The index of evidence items given as JSON, extracted with the default settings.
-    fn index_of(items: &[&str], needs: &EvidenceNeeds) -> EvidenceIndex {
-        let mut arena = Arena::default();
-        let mut converted = Vec::new();
-        for (index, item) in items.iter().enumerate() {
-            let span = arena.push_text(item.as_bytes()).unwrap_or_default();
-            let limits = Limits {
-                max_nesting: i64::MAX,
-                max_int_digits: 0,
-            };
-            let content = json_text::parse(&mut arena, span, limits).unwrap_or_default();
-            converted.push(Item {
-                source: Source {
-                    index: Some(index),
-                    source_id: None,
-                    kind: b"tool_result".to_vec(),
-                    name: None,
-                },
-                content,
-                empty: false,
-            });
-        }
-        let evidence = Evidence {
-            arena,
-            prompt: None,
-            items: converted,
-        };
-        let settings = Settings {
-            max_bytes: 1 << 20,
-            every_string: false,
-            json_nesting_at_walk: 990,
-            max_int_digits: 4300,
-        };
-        let kinds: Vec<&str> = AtomKind::ALL.iter().map(|kind| kind.as_str()).collect();
-        let extract =
-            |text: &str| extract_atoms(text, "en-US", 4, &kinds, None).unwrap_or_default();
-        EvidenceIndex::new(collect(evidence, settings), extract, needs)
-    }
+    use crate::test_evidence::index_of;
 
     const INVOICE: &str = r#"{"note": "Résumé: revenue $1,243,500 on 2025-03-04, INC-4521", "total": 1243500.5, "currency": "usd", "amount_cents": 1999, "distance_km": 12}"#;
 

@@ -40,6 +40,8 @@ pub mod table_json;
 pub mod table_model;
 pub mod table_text;
 pub mod tables;
+#[cfg(test)]
+mod test_evidence;
 pub mod units;
 pub mod value;
 pub mod vocabulary;

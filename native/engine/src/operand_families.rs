@@ -498,53 +498,10 @@ fn place(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::corpus::{collect, Evidence, Item, Settings, Source};
-    use crate::extract::extract_atoms;
     use crate::index::EvidenceNeeds;
-    use crate::json_text::{self, Limits};
-    use crate::value::Arena;
 
-    /// The index of evidence items given as JSON, extracted with the default settings.
     fn index_of(items: &[&str]) -> EvidenceIndex {
-        let mut arena = Arena::default();
-        let mut converted = Vec::new();
-        for (index, item) in items.iter().enumerate() {
-            let span = arena.push_text(item.as_bytes()).unwrap_or_default();
-            let limits = Limits {
-                max_nesting: i64::MAX,
-                max_int_digits: 0,
-            };
-            let content = json_text::parse(&mut arena, span, limits).unwrap_or_default();
-            converted.push(Item {
-                source: Source {
-                    index: Some(index),
-                    source_id: None,
-                    kind: b"tool_result".to_vec(),
-                    name: None,
-                },
-                content,
-                empty: false,
-            });
-        }
-        let evidence = Evidence {
-            arena,
-            prompt: None,
-            items: converted,
-        };
-        let settings = Settings {
-            max_bytes: 1 << 20,
-            every_string: false,
-            json_nesting_at_walk: 990,
-            max_int_digits: 4300,
-        };
-        let kinds: Vec<&str> = AtomKind::ALL.iter().map(|kind| kind.as_str()).collect();
-        let extract =
-            |text: &str| extract_atoms(text, "en-US", 4, &kinds, None).unwrap_or_default();
-        EvidenceIndex::new(
-            collect(evidence, settings),
-            extract,
-            &EvidenceNeeds::everything(),
-        )
+        crate::test_evidence::index_of(items, &EvidenceNeeds::everything())
     }
 
     const INVOICES: &str = r#"{"invoices": [{"id": 7, "total": 12.5, "tax": 1.25, "name": "Revenue"}, {"id": 8, "total": 3, "tax": 0.3}]}"#;

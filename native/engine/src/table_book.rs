@@ -307,44 +307,8 @@ fn json_tables(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::corpus::{collect, Evidence, Item, Settings, Source};
-    use crate::json_text::{self, Limits};
-    use crate::value::Arena;
 
-    fn corpus_of(items: &[&str]) -> Corpus {
-        let mut arena = Arena::default();
-        let mut converted = Vec::new();
-        for (index, item) in items.iter().enumerate() {
-            let span = arena.push_text(item.as_bytes()).unwrap_or_default();
-            let limits = Limits {
-                max_nesting: i64::MAX,
-                max_int_digits: 0,
-            };
-            let content = json_text::parse(&mut arena, span, limits).unwrap_or_default();
-            converted.push(Item {
-                source: Source {
-                    index: Some(index),
-                    source_id: None,
-                    kind: b"tool_result".to_vec(),
-                    name: None,
-                },
-                content,
-                empty: false,
-            });
-        }
-        let evidence = Evidence {
-            arena,
-            prompt: None,
-            items: converted,
-        };
-        let settings = Settings {
-            max_bytes: 1 << 20,
-            every_string: false,
-            json_nesting_at_walk: 990,
-            max_int_digits: 4300,
-        };
-        collect(evidence, settings)
-    }
+    use crate::test_evidence::corpus_of;
 
     const INCOME: &str = r#"{"unit": "(In millions)", "rows": [["", "2024", "2023"], ["Revenue", 1502.7, 1400], ["Margin %", "12%", "11%"]], "note": "| Item | 2024 |\n|---|---|\n| Fee | 1.26 |"}"#;
 
