@@ -9,8 +9,10 @@ pub mod bare_years;
 pub mod budget;
 pub mod corpus;
 pub mod date_index;
+pub mod derivation;
 pub mod derivation_cues;
 pub mod derivation_search;
+pub mod derivations;
 pub mod digits;
 pub mod extract;
 pub mod float_repr;
@@ -44,6 +46,7 @@ pub mod tables;
 mod test_evidence;
 pub mod units;
 pub mod value;
+pub mod verdicts;
 pub mod vocabulary;
 
 /// The engine's version, reported by `otel_groundedness._native.engine_version()`.
