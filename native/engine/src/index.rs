@@ -606,7 +606,7 @@ impl EvidenceIndex {
                 converted.push(reading);
                 entries.push(Entry::Hit(Hit::new(
                     Arc::clone(&group_name),
-                    hit.origin,
+                    hit.origin.clone(),
                     None,
                     reading,
                     hit.tolerance * scale,
@@ -660,7 +660,7 @@ impl EvidenceIndex {
                         let (origin, value) = date_atoms.get(at)?;
                         Hit::new(
                             Arc::clone(&date),
-                            *origin,
+                            origin.clone(),
                             Some(Arc::clone(value)),
                             0.0,
                             0.0,
