@@ -378,6 +378,20 @@ impl EvidenceIndex {
         self.groups.get(name).ok_or(GroupError::Unknown)
     }
 
+    /// `group`, with the corpus its hits are read off (their text, currency, label words).
+    pub fn group_and_corpus(
+        &mut self,
+        name: &str,
+        budget: &mut WorkBudget,
+    ) -> Result<(&Group, &Corpus), GroupError> {
+        if !self.groups.contains_key(name) {
+            let built = self.build_group(name, budget)?;
+            self.groups.insert(name.to_owned(), built);
+        }
+        let group = self.groups.get(name).ok_or(GroupError::Unknown)?;
+        Ok((group, &self.corpus))
+    }
+
     fn build_group(&mut self, name: &str, budget: &mut WorkBudget) -> Result<Group, GroupError> {
         let values = &self.corpus.scalar_values;
         let scalars = |positions: &[usize]| positions.iter().map(|at| Entry::Scalar(*at)).collect();
