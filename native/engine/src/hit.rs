@@ -11,11 +11,29 @@ use crate::corpus::{Corpus, Literal};
 use crate::float_repr::py_float_repr;
 use crate::label_words;
 use crate::pytext::{len_chars, lossy};
+use crate::table_model::{Currency, Place};
 use crate::units;
-use crate::value::Node;
+use crate::value::{Node, NodeId};
+
+/// A table cell as a raw scalar (`cell_hit` of `scoring/table_book.py`): where it sits, its text
+/// and currency, the record of a keyed cell, and its label (row label and column headers) unless
+/// it is a record's.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CellOrigin {
+    /// The evidence item (position in `Corpus::sources`).
+    pub source: usize,
+    pub place: Place,
+    /// `RawCell.text`.
+    pub text: Vec<u8>,
+    pub currency: Option<Currency>,
+    pub record: Option<NodeId>,
+    /// A text cell's offsets in its string, in code points.
+    pub chars: Option<(usize, usize)>,
+    pub label: Option<String>,
+}
 
 /// Where a hit's value comes from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Origin {
     /// `text[start..end]` (bytes) of the fragment at this position of `Corpus::fragments`, which
     /// is `chars` in code points (worked out once, in the extraction's pass).
@@ -27,6 +45,8 @@ pub enum Origin {
     },
     /// The raw scalar at this position of `Corpus::scalar_rows`.
     Scalar(usize),
+    /// A table cell.
+    Cell(Arc<CellOrigin>),
 }
 
 #[derive(Debug)]
@@ -53,7 +73,8 @@ pub struct Citation {
     pub start: Option<usize>,
     pub end: Option<usize>,
     pub text: Vec<u8>,
-    /// A table cell's labels: never for what the index returns.
+    /// A table cell's labels (row label and column headers): a cell hit's, unless it is a
+    /// record's.
     pub cell: Option<Vec<u8>>,
 }
 
@@ -84,27 +105,30 @@ impl Hit {
 
     /// The evidence text the value was read from (WTF-8: a lone surrogate stays as it is).
     pub fn text(&self, corpus: &Corpus) -> Vec<u8> {
-        match self.origin {
+        match &self.origin {
             Origin::Fragment {
                 fragment,
                 start,
                 end,
                 ..
-            } => fragment_text(corpus, fragment)
-                .get(start..end)
+            } => fragment_text(corpus, *fragment)
+                .get(*start..*end)
                 .unwrap_or_default()
                 .to_vec(),
-            Origin::Scalar(position) => scalar_text(corpus, position),
+            Origin::Scalar(position) => scalar_text(corpus, *position),
+            Origin::Cell(cell) => cell.text.clone(),
         }
     }
 
     pub fn currency(&self, corpus: &Corpus) -> Option<String> {
-        match self.origin {
+        let code = |code: Currency| String::from_utf8_lossy(&code).into_owned();
+        match &self.origin {
             Origin::Scalar(position) => corpus
                 .scalar_rows
-                .get(position)
+                .get(*position)
                 .and_then(|row| row.currency)
-                .map(|code| String::from_utf8_lossy(&code).into_owned()),
+                .map(code),
+            Origin::Cell(cell) => cell.currency.map(code),
             Origin::Fragment { .. } => self.quantity()?.currency.map(str::to_owned),
         }
     }
@@ -115,11 +139,17 @@ impl Hit {
 
     /// For a raw scalar, the unit its nearest key names (`{"weight_g": 2500}`: `g`).
     pub fn key_unit(&self, corpus: &Corpus) -> Option<&'static str> {
-        let Origin::Scalar(position) = self.origin else {
-            return None;
+        let labels = match &self.origin {
+            Origin::Fragment { .. } => return None,
+            Origin::Scalar(position) => {
+                let row = corpus.scalar_rows.get(*position)?;
+                corpus.paths.labels(row.path, &corpus.arena)
+            }
+            Origin::Cell(cell) => {
+                let (parent, nearest) = cell.place.beneath();
+                corpus.paths.labels_beneath(parent, &nearest, &corpus.arena)
+            }
         };
-        let row = corpus.scalar_rows.get(position)?;
-        let labels = corpus.paths.labels(row.path, &corpus.arena);
         units::key_unit(&lossy(corpus.arena.bytes(*labels.first()?)))
     }
 
@@ -127,21 +157,22 @@ impl Hit {
     pub fn words(&self, corpus: &Corpus) -> &HashSet<String> {
         self.words.get_or_init(|| {
             let arena = &corpus.arena;
-            let (path, siblings) = match self.origin {
+            let ((path, nearest), siblings) = match &self.origin {
                 Origin::Fragment { fragment, .. } => corpus
                     .fragments
-                    .get(fragment)
-                    .map(|f| (f.path, f.siblings))
+                    .get(*fragment)
+                    .map(|f| ((f.path, Vec::new()), f.siblings))
                     .unwrap_or_default(),
                 Origin::Scalar(position) => corpus
                     .scalar_rows
-                    .get(position)
-                    .map(|row| (row.path, row.siblings))
+                    .get(*position)
+                    .map(|row| ((row.path, Vec::new()), row.siblings))
                     .unwrap_or_default(),
+                Origin::Cell(cell) => (cell.place.beneath(), cell.record),
             };
             let keys: Vec<_> = corpus
                 .paths
-                .labels(path, arena)
+                .labels_beneath(path, &nearest, arena)
                 .into_iter()
                 .map(|span| lossy(arena.bytes(span)))
                 .collect();
@@ -164,34 +195,54 @@ impl Hit {
                 .map(|(key, value)| (key.as_ref(), value.as_ref()))
                 .collect();
             let mut found = label_words::json_words(keys.iter().map(AsRef::as_ref), &pairs);
-            if let Origin::Fragment {
-                fragment,
-                start,
-                end,
-                ..
-            } = self.origin
-            {
-                found.extend(window_words(fragment_text(corpus, fragment), start, end));
+            match &self.origin {
+                Origin::Fragment {
+                    fragment,
+                    start,
+                    end,
+                    ..
+                } => found.extend(window_words(fragment_text(corpus, *fragment), *start, *end)),
+                Origin::Cell(cell) => {
+                    if let Some(label) = &cell.label {
+                        found.extend(label_words::words(label));
+                    }
+                }
+                Origin::Scalar(_) => {}
             }
             found
         })
     }
 
     pub fn citation(&self, corpus: &Corpus) -> Citation {
-        let (source, path, start, end) = match self.origin {
+        let mut cell = None;
+        let (source, path, start, end) = match &self.origin {
             Origin::Fragment {
                 fragment, chars, ..
             } => {
-                let at = corpus.fragments.get(fragment);
+                let at = corpus.fragments.get(*fragment);
+                let path = at.and_then(|f| f.path);
                 (
                     at.map(|f| f.source),
-                    at.and_then(|f| f.path),
+                    corpus.paths.render(path, &corpus.arena),
                     Some(chars.0),
                     Some(chars.1),
                 )
             }
+            Origin::Cell(origin) => {
+                let (parent, nearest) = origin.place.beneath();
+                cell = origin
+                    .label
+                    .as_ref()
+                    .map(|label| label.clone().into_bytes());
+                (
+                    Some(origin.source),
+                    corpus.paths.render_beneath(parent, &nearest, &corpus.arena),
+                    origin.chars.map(|(start, _)| start),
+                    origin.chars.map(|(_, end)| end),
+                )
+            }
             Origin::Scalar(position) => {
-                let row = corpus.scalar_rows.get(position);
+                let row = corpus.scalar_rows.get(*position);
                 let within = row.and_then(|row| row.within);
                 let offsets = within.map(|(text, start, end)| {
                     let text = corpus.arena.bytes(text);
@@ -200,7 +251,9 @@ impl Hit {
                 });
                 (
                     row.map(|row| row.source),
-                    row.and_then(|row| row.path),
+                    corpus
+                        .paths
+                        .render(row.and_then(|row| row.path), &corpus.arena),
                     offsets.map(|(start, _)| start),
                     offsets.map(|(_, end)| end),
                 )
@@ -212,11 +265,11 @@ impl Hit {
             source_id: source.and_then(|source| source.source_id.clone()),
             source_kind: source.map(|source| source.kind.clone()).unwrap_or_default(),
             name: source.and_then(|source| source.name.clone()),
-            path: corpus.paths.render(path, &corpus.arena),
+            path,
             start,
             end,
             text: self.text(corpus),
-            cell: None,
+            cell,
         }
     }
 }

@@ -378,6 +378,20 @@ impl EvidenceIndex {
         self.groups.get(name).ok_or(GroupError::Unknown)
     }
 
+    /// `group`, with the corpus its hits are read off (their text, currency, label words).
+    pub fn group_and_corpus(
+        &mut self,
+        name: &str,
+        budget: &mut WorkBudget,
+    ) -> Result<(&Group, &Corpus), GroupError> {
+        if !self.groups.contains_key(name) {
+            let built = self.build_group(name, budget)?;
+            self.groups.insert(name.to_owned(), built);
+        }
+        let group = self.groups.get(name).ok_or(GroupError::Unknown)?;
+        Ok((group, &self.corpus))
+    }
+
     fn build_group(&mut self, name: &str, budget: &mut WorkBudget) -> Result<Group, GroupError> {
         let values = &self.corpus.scalar_values;
         let scalars = |positions: &[usize]| positions.iter().map(|at| Entry::Scalar(*at)).collect();
@@ -606,7 +620,7 @@ impl EvidenceIndex {
                 converted.push(reading);
                 entries.push(Entry::Hit(Hit::new(
                     Arc::clone(&group_name),
-                    hit.origin,
+                    hit.origin.clone(),
                     None,
                     reading,
                     hit.tolerance * scale,
@@ -660,7 +674,7 @@ impl EvidenceIndex {
                         let (origin, value) = date_atoms.get(at)?;
                         Hit::new(
                             Arc::clone(&date),
-                            *origin,
+                            origin.clone(),
                             Some(Arc::clone(value)),
                             0.0,
                             0.0,

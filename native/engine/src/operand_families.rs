@@ -275,7 +275,7 @@ impl Operands {
         match self.refs.get(operand) {
             Some(Ref::Text(hit)) => match hit.origin {
                 Origin::Fragment { start, .. } => start,
-                Origin::Scalar(_) => 0,
+                Origin::Scalar(_) | Origin::Cell(_) => 0,
             },
             _ => 0,
         }
@@ -369,8 +369,9 @@ impl Operands {
         let mut members: Vec<usize> = Vec::new();
         let mut seen: HashSet<usize> = HashSet::new();
         for hit in cited {
-            let (siblings, key) = match hit.origin {
+            let (siblings, key) = match &hit.origin {
                 Origin::Scalar(position) => {
+                    let position = *position;
                     let row = corpus.scalar_rows.get(position);
                     (
                         row.and_then(|row| row.siblings),
@@ -378,9 +379,12 @@ impl Operands {
                     )
                 }
                 Origin::Fragment { fragment, .. } => (
-                    corpus.fragments.get(fragment).and_then(|f| f.siblings),
+                    corpus.fragments.get(*fragment).and_then(|f| f.siblings),
                     Some(OriginKey::Hit(arc_key(hit))),
                 ),
+                // Python's `id(where.path)`: a path no operand holds (a JSON cell's is made by the
+                // table reader; a text cell's is its string's, which holds no raw scalar).
+                Origin::Cell(cell) => (cell.record, None),
             };
             if let Some(siblings) = siblings {
                 if let Some(found) = self.by_container.get(&siblings) {

@@ -46,21 +46,59 @@ impl Paths {
 
     /// `render_path`: `$.invoice.total`, `$.items[0]`, `$["INV-2210"]`, `$..total`.
     pub fn render(&self, path: Option<PathId>, arena: &Arena) -> Option<Vec<u8>> {
+        self.render_under(path?, &[], arena)
+    }
+
+    /// `render_path` of the path `nearest` (keys nearest the value first) under `parent`: a path
+    /// not pushed onto `Paths` (a JSON table cell's).
+    pub fn render_beneath(
+        &self,
+        parent: Option<PathId>,
+        nearest: &[Key],
+        arena: &Arena,
+    ) -> Option<Vec<u8>> {
+        match parent {
+            Some(parent) => self.render_under(parent, nearest, arena),
+            None if !nearest.is_empty() => self.render_keys(
+                nearest.iter().copied().take(RENDERED_KEYS + 1).collect(),
+                nearest.len() > RENDERED_KEYS,
+                arena,
+            ),
+            None => None,
+        }
+    }
+
+    fn render_under(&self, path: PathId, nearest: &[Key], arena: &Arena) -> Option<Vec<u8>> {
         let mut keys: Vec<Key> = Vec::new();
-        let mut link = path?;
+        let mut pending = nearest.iter();
+        let mut link = Some(path);
+        let mut cut = false;
         loop {
             if keys.len() == RENDERED_KEYS {
-                keys.push(Key::Somewhere);
+                cut = true;
                 break;
             }
-            let Some((parent, key)) = self.link(link) else {
+            if let Some(key) = pending.next() {
+                keys.push(*key);
+                continue;
+            }
+            let Some((parent, key)) = link.and_then(|at| self.link(at)) else {
                 break;
             };
             keys.push(key);
             match parent {
-                Some(parent) => link = parent,
+                Some(parent) => link = Some(parent),
                 None => break,
             }
+        }
+        self.render_keys(keys, cut, arena)
+    }
+
+    /// `keys` nearest first; `cut`: an unknown stretch above them.
+    fn render_keys(&self, mut keys: Vec<Key>, cut: bool, arena: &Arena) -> Option<Vec<u8>> {
+        keys.truncate(RENDERED_KEYS);
+        if cut {
+            keys.push(Key::Somewhere);
         }
         let mut out = b"$".to_vec();
         let mut gap = false; // after an unknown stretch a bracket needs its own "." too: $..[3]
@@ -99,9 +137,26 @@ impl Paths {
 
     /// `path_labels`: the string keys among the nearest links, nearest first.
     pub fn labels(&self, path: Option<PathId>, arena: &Arena) -> Vec<Span> {
+        self.labels_beneath(path, &[], arena)
+    }
+
+    /// `path_labels` of the path `nearest` (keys nearest the value first) under `parent`.
+    pub fn labels_beneath(
+        &self,
+        parent: Option<PathId>,
+        nearest: &[Key],
+        arena: &Arena,
+    ) -> Vec<Span> {
         let mut labels = Vec::new();
-        let mut link = path;
-        for _ in 0..LABEL_LINKS {
+        for key in nearest.iter().take(LABEL_LINKS) {
+            if let Key::Text(span) = key {
+                if at_most_chars(arena.bytes(*span), LABEL_KEY_CHARS) {
+                    labels.push(*span);
+                }
+            }
+        }
+        let mut link = parent;
+        for _ in nearest.len().min(LABEL_LINKS)..LABEL_LINKS {
             let Some((parent, key)) = link.and_then(|at| self.link(at)) else {
                 break;
             };
@@ -142,6 +197,30 @@ mod tests {
             path = paths.push(path, key);
         }
         String::from_utf8(paths.render(path, &arena).unwrap_or_default()).unwrap_or_default()
+    }
+
+    #[test]
+    fn a_path_beneath_renders_and_labels_as_if_pushed() {
+        let mut arena = Arena::default();
+        let mut paths = Paths::default();
+        for depth in [0_u32, 1, 13, 14, 15, 16, 17, 20] {
+            let mut parent = None;
+            for at in 0..depth {
+                let key = arena
+                    .push_text(format!("k{at}").as_bytes())
+                    .unwrap_or_default();
+                parent = paths.push(parent, Key::Text(key));
+            }
+            let key = Key::Text(arena.push_text(b"fy2024").unwrap_or_default());
+            let nearest = [key, Key::Index(3)];
+            let beneath = paths.render_beneath(parent, &nearest, &arena);
+            let labels = paths.labels_beneath(parent, &nearest, &arena);
+            let row = paths.push(parent, Key::Index(3));
+            let pushed = paths.push(row, key);
+            assert_eq!(beneath, paths.render(pushed, &arena), "depth {depth}");
+            assert_eq!(labels, paths.labels(pushed, &arena), "depth {depth}");
+        }
+        assert_eq!(paths.render_beneath(None, &[], &arena), None);
     }
 
     #[test]

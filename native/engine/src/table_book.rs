@@ -5,9 +5,11 @@
 
 use std::borrow::Cow;
 use std::collections::HashSet;
+use std::sync::Arc;
 
 use crate::budget::{BudgetSpent, WorkBudget, CANDIDATE, PROBE};
 use crate::corpus::Corpus;
+use crate::hit::{CellOrigin, Hit, Origin};
 use crate::pyhtml::ReferenceTooLong;
 use crate::pytext::{len_chars, lossy};
 use crate::table_json::{head_has_note, json_grid};
@@ -125,6 +127,48 @@ pub fn caption(corpus: &Corpus, siblings: Option<NodeId>) -> String {
 /// `value * 10.0 ** power`, as Python computes it.
 pub fn at_scale(cell: &Cell<'_>) -> f64 {
     cell.value * 10.0_f64.powf(f64::from(cell.power))
+}
+
+/// The cell as evidence a verdict cites (`cell_hit`): its value (at scale when `scaled`), its row
+/// label and column headers (a record's cell: its JSON path), and where it sits.
+pub fn cell_hit(corpus: &Corpus, cell: &Cell<'_>, scaled: bool) -> Arc<Hit> {
+    let raw = &cell.raw;
+    let value = if scaled { at_scale(cell) } else { cell.value };
+    // A record's cell is cited by its JSON path, as keyed evidence always was; its record gives
+    // its label words.
+    let label = match raw.record {
+        Some(_) => None,
+        None => Some(cell.cited()),
+    };
+    let chars = match raw.place {
+        Place::Text {
+            fragment: Some(fragment),
+            start,
+            end,
+            ..
+        } => corpus.fragments.get(fragment).map(|fragment| {
+            let text = corpus.arena.bytes(fragment.text);
+            let chars = |byte: usize| len_chars(text.get(..byte).unwrap_or(text));
+            (chars(start), chars(end))
+        }),
+        _ => None,
+    };
+    let origin = CellOrigin {
+        source: cell.source,
+        place: raw.place,
+        text: raw.text.as_bytes().to_vec(),
+        currency: cell.currency,
+        record: raw.record,
+        chars,
+        label,
+    };
+    Hit::new(
+        Arc::from("raw"),
+        Origin::Cell(Arc::new(origin)),
+        None,
+        value,
+        0.0,
+    )
 }
 
 impl TableBook {
@@ -257,6 +301,7 @@ impl TableBook {
                                 .map(|cell| {
                                     let place = Place::Text {
                                         path: fragment.path,
+                                        fragment: Some(at),
                                         start: cell.start,
                                         end: cell.end,
                                     };
@@ -308,6 +353,7 @@ fn json_tables(
 mod tests {
     use super::*;
 
+    use crate::hit::Citation;
     use crate::test_evidence::corpus_of;
 
     const INCOME: &str = r#"{"unit": "(In millions)", "rows": [["", "2024", "2023"], ["Revenue", 1502.7, 1400], ["Margin %", "12%", "11%"]], "note": "| Item | 2024 |\n|---|---|\n| Fee | 1.26 |"}"#;
@@ -331,6 +377,124 @@ mod tests {
         assert_eq!(fee.first().map(|at| at.part), Some(Part::Text));
         let tables = book.tables(&corpus, &mut budget).map(<[_]>::len);
         assert_eq!(tables, Ok(2));
+    }
+
+    const TABLES: [&str; 2] = [
+        r#"{"unit": "(In millions)", "rows": [["", "2024", "2023"], ["Revenue", 1502.7, 1400], ["Margin %", "12%", "11%"]], "note": "Résumé – \ud83d\ude00 Q\n| Item | 2024 |\n|---|---|\n| Fee | $1.26 |"}"#,
+        r#"{"report": {"unit": "(In thousands)", "lines": [{"line_item": "Net sales", "fy2024": 2500, "fy2023": 2100, "currency": "EUR"}]}}"#,
+    ];
+
+    /// (number, text, currency, key unit, sorted words, citation) of a cell hit.
+    type Said = (
+        f64,
+        String,
+        Option<String>,
+        Option<&'static str>,
+        Vec<String>,
+        Citation,
+    );
+
+    /// What the hit of the first cell at `low` says.
+    fn cited(low: f64, scaled: bool) -> Option<Said> {
+        let corpus = corpus_of(&TABLES);
+        let mut book = TableBook::new();
+        let mut budget = WorkBudget::new(100_000);
+        let at = *book
+            .cells_within(&corpus, &mut budget, low, low, false)
+            .ok()?
+            .first()?;
+        let hit = cell_hit(&corpus, book.cell(at)?, scaled);
+        let mut words: Vec<String> = hit.words(&corpus).iter().cloned().collect();
+        words.sort();
+        let text = String::from_utf8(hit.text(&corpus)).ok()?;
+        let (currency, unit) = (hit.currency(&corpus), hit.key_unit(&corpus));
+        assert_eq!((hit.kind.as_ref(), hit.unit()), ("raw", None));
+        Some((
+            hit.number,
+            text,
+            currency,
+            unit,
+            words,
+            hit.citation(&corpus),
+        ))
+    }
+
+    fn citation(
+        path: &str,
+        offsets: Option<(usize, usize)>,
+        text: &str,
+        cell: Option<&str>,
+    ) -> Citation {
+        Citation {
+            evidence_index: Some(if cell.is_some() { 0 } else { 1 }),
+            source_id: None,
+            source_kind: b"tool_result".to_vec(),
+            name: None,
+            path: Some(path.as_bytes().to_vec()),
+            start: offsets.map(|(start, _)| start),
+            end: offsets.map(|(_, end)| end),
+            text: text.as_bytes().to_vec(),
+            cell: cell.map(|cell| cell.as_bytes().to_vec()),
+        }
+    }
+
+    fn strings(words: &[&str]) -> Vec<String> {
+        words.iter().map(|word| (*word).to_owned()).collect()
+    }
+
+    // Each as the Python oracle gives it (`cell_hit(cell, scaled)`, its text, currency, key_unit,
+    // words and citation).
+    #[test]
+    fn a_markdown_cell_is_cited_in_code_points_with_its_labels() {
+        let expected = citation("$.note", Some((47, 52)), "$1.26", Some("Fee / 2024"));
+        let found = cited(1.26, true);
+        assert_eq!(
+            found,
+            Some((
+                1.26,
+                "$1.26".to_owned(),
+                Some("USD".to_owned()),
+                None,
+                strings(&["fee", "note"]),
+                expected
+            ))
+        );
+    }
+
+    #[test]
+    fn a_json_rows_cell_is_cited_by_its_path_at_scale_or_not() {
+        let expected = citation("$.rows[1][1]", None, "1502.7", Some("Revenue / 2024"));
+        let words = strings(&["revenue", "row"]);
+        let row = |number: f64| {
+            Some((
+                number,
+                "1502.7".to_owned(),
+                None,
+                None,
+                words.clone(),
+                expected.clone(),
+            ))
+        };
+        assert_eq!(cited(1.5027e9, true), row(1.5027e9));
+        assert_eq!(cited(1.5027e9, false), row(1502.7));
+    }
+
+    #[test]
+    fn a_record_cell_is_cited_by_its_json_path_without_a_label() {
+        let expected = citation("$.report.lines[0].fy2024", None, "2500", None);
+        let words = strings(&["line", "report"]);
+        let found = cited(2.5e6, true);
+        assert_eq!(
+            found,
+            Some((
+                2.5e6,
+                "2500".to_owned(),
+                Some("EUR".to_owned()),
+                None,
+                words,
+                expected
+            ))
+        );
     }
 
     #[test]

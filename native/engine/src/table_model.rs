@@ -28,9 +28,11 @@ pub fn currency_code(code: &str) -> Option<Currency> {
 /// own; they are kept as (parent, row, key) and made into corpus paths only when cited.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Place {
-    /// In the string at `path` (a text table), at byte offsets.
+    /// In the string at `path` (a text table), at byte offsets; `fragment`: that string's
+    /// position in `Corpus::fragments` (None for a text read outside a corpus).
     Text {
         path: Option<PathId>,
+        fragment: Option<usize>,
         start: usize,
         end: usize,
     },
@@ -57,6 +59,20 @@ impl Place {
                 paths.push(parent, key)
             }
             Place::Nowhere => None,
+        }
+    }
+
+    /// The cell's path as the path it hangs under and its own keys, nearest the value first
+    /// (none for a text cell, whose path is its string's).
+    pub fn beneath(&self) -> (Option<PathId>, Vec<Key>) {
+        match *self {
+            Place::Text { path, .. } => (path, Vec::new()),
+            Place::Json { parent, row, key } => {
+                let mut keys = vec![key];
+                keys.extend(row.map(Key::Index));
+                (parent, keys)
+            }
+            Place::Nowhere => (None, Vec::new()),
         }
     }
 }

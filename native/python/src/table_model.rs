@@ -88,6 +88,7 @@ fn text_table_models<'py>(
                 .map(|cell| {
                     let place = Place::Text {
                         path: None,
+                        fragment: None,
                         start: cell.start,
                         end: cell.end,
                     };
