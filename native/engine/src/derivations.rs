@@ -31,7 +31,6 @@ use std::sync::Arc;
 
 use crate::atoms::{Atom, Quantity};
 use crate::budget::{WorkBudget, CANDIDATE, PROBE};
-use crate::corpus::Corpus;
 use crate::derivation::{Derivation, Stop};
 use crate::derivation_cues::{
     cued_operations, is_change_word, operations_in, table_operations, Operations,
@@ -43,8 +42,9 @@ use crate::index::{EvidenceIndex, EvidenceNeeds};
 use crate::label_words::AtomContext;
 use crate::operand_families::Operands;
 use crate::pyunicode::is_digit;
+use crate::table_book::cell_hit;
 use crate::table_derivations::{table_derivation, TableTarget};
-use crate::table_model::{currency_code, Cell};
+use crate::table_model::currency_code;
 use crate::tables::{acronyms, tokens};
 use crate::vocabulary::{AtomKind, DerivedOperation};
 
@@ -136,23 +136,6 @@ pub fn written_half_unit(text: &str, value: f64) -> f64 {
     let written = f64::from(u32::try_from(written.max(1)).unwrap_or(u32::MAX));
     // `exponent - n + 1` is exact in a float here (|terms| far below 2**53).
     0.5 * 10.0_f64.powf(exponent - written + 1.0)
-}
-
-/// PLACEHOLDER until `table_book::cell_hit` (branch i18i) is merged: a `raw` hit of the cell's
-/// value (at scale when `scaled`) with no place in the corpus. NOT Python's `cell_hit`.
-fn cell_hit(_corpus: &Corpus, cell: &Cell<'_>, scaled: bool) -> Arc<Hit> {
-    let value = if scaled {
-        crate::table_book::at_scale(cell)
-    } else {
-        cell.value
-    };
-    Hit::new(
-        Arc::from("raw"),
-        crate::hit::Origin::Scalar(usize::MAX),
-        None,
-        value,
-        0.0,
-    )
 }
 
 /// A family to search: its number in `Operands::families`, or one gathered for a single figure
