@@ -518,7 +518,7 @@ impl Deriver {
                             .map(|member| operands.hit(*member))
                             .collect::<Option<Vec<_>>>()
                             .ok_or(Stop::Failed("operand out of range"))?;
-                        budget.left -= units(CANDIDATE, hits.len());
+                        budget.left = budget.left.saturating_sub(units(CANDIDATE, hits.len()));
                         return Ok(Some(Derivation {
                             operation,
                             operands: hits,
