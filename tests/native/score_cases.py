@@ -2,7 +2,7 @@
 ``to_json()`` text (floats by their shortest repr, so bit for bit), on the dev sets, the
 benchmark shapes and generated answer/evidence pairs.
 
-    python -m tests.native.score_cases --cases 100000 --seed 1
+    python -m tests.native.score_cases --cases 1000000 --workers 2   # make fuzz
 
 Generated answers restate evidence figures, dates and identifiers, corrupted (a digit changed,
 dropped or swapped, a sign flipped, a magnitude slipped, a currency swapped, a date component
@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
+import multiprocessing
 import random
 import time
 from collections.abc import Iterator, Sequence
@@ -236,22 +237,39 @@ def generate(rng: random.Random) -> Case:
     return Case(_answer(rng, items), items, question, policy)
 
 
-def run(cases: int, seed: int) -> int:
-    """Compares ``cases`` generated pairs; prints the rate and the first mismatch; returns the
-    number of mismatches."""
+def _run_share(share: tuple[int, int]) -> tuple[int, str | None]:
+    """``cases`` pairs from ``seed``: the mismatch count and the first mismatch."""
+    cases, seed = share
     rng = random.Random(seed)
     mismatches = 0
     first: str | None = None
-    started = time.perf_counter()
     for number in range(cases):
         case = generate(rng)
         found = difference(case)
         if found is not None:
             mismatches += 1
             if first is None:
-                first = f"case {number}: {case!r}\n  python: {found[0]:.3000}\n  native: {found[1]:.3000}"
+                first = f"seed {seed} case {number}: {case!r}\n  python: {found[0]:.3000}\n  native: {found[1]:.3000}"
+    return mismatches, first
+
+
+def run(cases: int, seed: int, workers: int = 1) -> int:
+    """Compares ``cases`` generated pairs in ``workers`` processes (seeds ``seed``, ``seed + 1``,
+    ...); prints the rate and the first mismatch; returns the number of mismatches."""
+    started = time.perf_counter()
+    shares = [(cases // workers + (w < cases % workers), seed + w) for w in range(workers)]
+    if workers == 1:
+        results = [_run_share(shares[0])]
+    else:
+        with multiprocessing.get_context("spawn").Pool(workers) as pool:
+            results = pool.map(_run_share, shares)
+    mismatches = sum(count for count, _ in results)
+    first = next((found for _, found in results if found is not None), None)
     elapsed = time.perf_counter() - started
-    print(f"score: {cases} pairs, {mismatches} mismatches, {cases / elapsed:,.0f} pairs/s (seed {seed})")
+    print(
+        f"score: {cases:,} pairs, {mismatches} mismatches, {cases / elapsed:,.0f} pairs/s, "
+        f"{workers} worker(s), seeds {seed}..{seed + workers - 1}"
+    )
     if first is not None:
         print("first mismatch:", first)
     return mismatches
@@ -261,8 +279,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="score() of both engines on generated pairs")
     parser.add_argument("--cases", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=1)
     args = parser.parse_args(argv)
-    return 1 if run(args.cases, args.seed) else 0
+    return 1 if run(args.cases, args.seed, args.workers) else 0
 
 
 if __name__ == "__main__":

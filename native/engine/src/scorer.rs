@@ -10,7 +10,7 @@ use crate::corpus::Corpus;
 use crate::derivation::Stop;
 use crate::derivations::{derivation_needs, Deriver};
 use crate::extract::calendar::Day;
-use crate::extract::extract_atoms;
+use crate::extract::{extract_atoms, ExtractError};
 use crate::index::EvidenceIndex;
 use crate::label_words::AtomContext;
 use crate::policy::Policy;
@@ -55,25 +55,53 @@ impl Scored<'_> {
     }
 }
 
-/// `score`'s extraction, the same for the answer and the evidence: the atoms, then the short
-/// figures a text states as answers ("It is 3.85."), of the enabled kinds.
-pub fn extract_stated(text: &str, policy: &Policy, kinds: &[&str]) -> Result<Vec<Atom>, Stop> {
-    let anchor = policy.anchor_date.map(|(year, month, day)| Day {
-        year: i64::from(year),
-        month: u32::from(month),
-        day: u32::from(day),
-    });
-    let floor = i64::try_from(policy.min_number_digits).unwrap_or(i64::MAX);
-    let mut atoms = extract_atoms(text, &policy.locale, floor, kinds, anchor)
-        .map_err(|_| Stop::Failed("extraction refused the policy"))?;
-    let spans: Vec<(usize, usize)> = atoms.iter().map(|atom| (atom.start, atom.end)).collect();
-    let found = stated_figures(text, &spans, policy.min_number_digits);
-    if !found.is_empty() {
-        atoms.extend(found);
-        atoms.sort_by_key(|atom| atom.start); // stable, as Python's `sorted`
-        atoms.retain(|atom| kinds.contains(&atom.kind.as_str()));
+/// How `score` extracts atoms, the same for the answer and the evidence.
+pub struct Extraction<'k> {
+    pub locale: &'k str,
+    pub min_number_digits: i64,
+    pub kinds: &'k [&'k str],
+    pub anchor: Option<Day>,
+    /// The short figures a text states as answers ("It is 3.85.") join in.
+    pub stated: bool,
+}
+
+impl<'k> Extraction<'k> {
+    pub fn of(policy: &'k Policy, kinds: &'k [&'k str]) -> Self {
+        Extraction {
+            locale: &policy.locale,
+            min_number_digits: i64::try_from(policy.min_number_digits).unwrap_or(i64::MAX),
+            kinds,
+            anchor: policy.anchor_date.map(|(year, month, day)| Day {
+                year: i64::from(year),
+                month: u32::from(month),
+                day: u32::from(day),
+            }),
+            stated: true,
+        }
     }
-    Ok(atoms)
+
+    /// The atoms of `text`, then (when `stated`) the stated figures of the enabled kinds.
+    pub fn atoms(&self, text: &str) -> Result<Vec<Atom>, ExtractError> {
+        let mut atoms = extract_atoms(
+            text,
+            self.locale,
+            self.min_number_digits,
+            self.kinds,
+            self.anchor,
+        )?;
+        if self.stated {
+            let spans: Vec<(usize, usize)> =
+                atoms.iter().map(|atom| (atom.start, atom.end)).collect();
+            let digits = usize::try_from(self.min_number_digits).unwrap_or(0);
+            let found = stated_figures(text, &spans, digits);
+            if !found.is_empty() {
+                atoms.extend(found);
+                atoms.sort_by_key(|atom| atom.start); // stable, as Python's `sorted`
+                atoms.retain(|atom| self.kinds.contains(&atom.kind.as_str()));
+            }
+        }
+        Ok(atoms)
+    }
 }
 
 /// `text[:chars]` of Python: the first `chars` code points.
@@ -96,7 +124,10 @@ pub fn score<'t>(
     let kinds: Vec<&str> = policy.enabled_kinds.iter().map(|k| k.as_str()).collect();
     let text = first_chars(answer, policy.max_answer_chars);
     let answer_truncated = text.len() < answer.len();
-    let atoms = extract_stated(text, policy, &kinds).map_err(failed)?;
+    let extraction = Extraction::of(policy, &kinds);
+    let atoms = extraction
+        .atoms(text)
+        .map_err(|_| "extraction refused the policy")?;
     let no_evidence = !corpus.has_tool_evidence;
     let truncation = corpus.reasons.clone();
     let mut scored = Scored {
@@ -129,15 +160,15 @@ pub fn score<'t>(
     let mut index = EvidenceIndex::new(
         corpus,
         |fragment| {
-            extract_stated(fragment, policy, &kinds).unwrap_or_else(|stop| {
-                refused = Some(stop);
+            extraction.atoms(fragment).unwrap_or_else(|_| {
+                refused = Some("extraction refused the policy");
                 Vec::new()
             })
         },
         &needs,
     );
-    if let Some(stop) = refused {
-        return Err(failed(stop));
+    if let Some(why) = refused {
+        return Err(why);
     }
     let mut deriver = policy.derived_values.then(|| {
         Deriver::new(
@@ -337,7 +368,15 @@ impl<'a> Judging<'a> {
             let Some((around, judgement)) = judged.get(position) else {
                 break;
             };
-            match self.rederived(atom, around, judgement, deriver, unjudged_from, index, budget) {
+            match self.rederived(
+                atom,
+                around,
+                judgement,
+                deriver,
+                unjudged_from,
+                index,
+                budget,
+            ) {
                 Ok(Some(again)) => {
                     if let Some(slot) = judged.get_mut(position) {
                         slot.1 = again;
@@ -426,4 +465,74 @@ fn iso((year, month, day): &Reading) -> String {
         }
     }
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::atoms::CalendarDate;
+    use crate::test_evidence::corpus_of;
+    use crate::vocabulary::AtomKind;
+
+    #[test]
+    fn the_answer_is_cut_at_a_code_point_count() {
+        assert_eq!(first_chars("été 2025", 3), "été");
+        assert_eq!(first_chars("abc", 10), "abc");
+        let policy = Policy {
+            max_answer_chars: 12,
+            ..Policy::default()
+        };
+        let scored =
+            score("Revenue was $1,243,500.", corpus_of(&["{}"]), None, &policy).expect("scores");
+        assert!(scored.answer_truncated);
+        assert_eq!(scored.text, "Revenue was ");
+        assert_eq!(scored.label, Label::NoEvidence); // an empty record is no tool evidence
+    }
+
+    #[test]
+    fn an_answer_without_atoms_indexes_nothing() {
+        let scored = score(
+            "Nothing to check.",
+            corpus_of(&[r#"{"a": 1}"#]),
+            None,
+            &Policy::default(),
+        )
+        .expect("scores");
+        assert_eq!(scored.label, Label::NoFactualContent);
+        assert!(scored.index.is_none() && scored.corpus.is_some());
+        assert!(scored.figures.is_none());
+    }
+
+    #[test]
+    fn sentences_are_numbered_by_where_atoms_start() {
+        let atom = |start| Atom::identifier(start, start + 1, String::new(), "ticket");
+        let atoms = [atom(0), atom(5), atom(12), atom(30)];
+        assert_eq!(
+            sentence_numbers(&atoms, &[(0, 10), (10, 20), (20, 40)]),
+            vec![0, 0, 1, 2]
+        );
+    }
+
+    #[test]
+    fn dates_normalise_to_iso_readings() {
+        let date = Atom {
+            kind: AtomKind::Date,
+            start: 0,
+            end: 1,
+            value: AtomValue::Date(CalendarDate {
+                readings: vec![
+                    (Some(2025), Some(3), Some(4)),
+                    (Some(2025), Some(4), Some(3)),
+                ],
+            }),
+        };
+        assert_eq!(
+            normalized(&date, None),
+            Normalized::Text("2025-03-04|2025-04-03".to_owned())
+        );
+        assert_eq!(
+            normalized(&date, Some(&(None, Some(7), None))),
+            Normalized::Text("--07".to_owned())
+        );
+    }
 }

@@ -8,10 +8,9 @@ use std::sync::Arc;
 use groundedness_engine::budget::WorkBudget;
 use groundedness_engine::corpus::Corpus;
 use groundedness_engine::digits;
-use groundedness_engine::extract::extract_atoms;
 use groundedness_engine::hit::{Citation, Hit};
 use groundedness_engine::index::{EvidenceIndex, EvidenceNeeds, GroupError};
-use groundedness_engine::stated_figures::stated_figures;
+use groundedness_engine::scorer::Extraction;
 use groundedness_engine::vocabulary::AtomKind;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -242,29 +241,22 @@ pub(crate) fn indexed<'py>(
         },
     };
     let kinds: Vec<&str> = kinds.iter().map(String::as_str).collect();
+    let extraction = Extraction {
+        locale: &locale,
+        min_number_digits: floor,
+        kinds: &kinds,
+        anchor,
+        stated,
+    };
     let mut failed = None;
     let index = py.detach(|| {
         EvidenceIndex::new(
             corpus,
             |text| {
-                let mut atoms =
-                    extract_atoms(text, &locale, floor, &kinds, anchor).unwrap_or_else(|error| {
-                        failed = Some(error.to_string());
-                        Vec::new()
-                    });
-                if stated {
-                    // `score`'s extraction: the short figures a text states as answers join in.
-                    let spans: Vec<(usize, usize)> =
-                        atoms.iter().map(|atom| (atom.start, atom.end)).collect();
-                    let digits = usize::try_from(floor).unwrap_or(0);
-                    let found = stated_figures(text, &spans, digits);
-                    if !found.is_empty() {
-                        atoms.extend(found);
-                        atoms.sort_by_key(|atom| atom.start); // stable, as Python's `sorted`
-                        atoms.retain(|atom| kinds.contains(&atom.kind.as_str()));
-                    }
-                }
-                atoms
+                extraction.atoms(text).unwrap_or_else(|error| {
+                    failed = Some(error.to_string());
+                    Vec::new()
+                })
             },
             &needs,
         )

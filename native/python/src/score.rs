@@ -103,9 +103,7 @@ fn score<'py>(
     })?
     .map_err(|why| NativeEngineError::new_err(format!("native engine refused the input: {why}")))?;
     let reasons: Vec<&str> = scored.truncation.iter().map(|r| r.as_str()).collect();
-    let figures = scored
-        .figures
-        .map(|f| (f.ratio, f.sentences, f.strict));
+    let figures = scored.figures.map(|f| (f.ratio, f.sentences, f.strict));
     (
         verdicts(py, &scored, &labels)?,
         &scored.sentence_of,
