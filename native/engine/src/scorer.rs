@@ -486,7 +486,9 @@ mod tests {
             score("Revenue was $1,243,500.", corpus_of(&["{}"]), None, &policy).expect("scores");
         assert!(scored.answer_truncated);
         assert_eq!(scored.text, "Revenue was ");
-        assert_eq!(scored.label, Label::NoEvidence); // an empty record is no tool evidence
+        assert_eq!(scored.label, Label::NoFactualContent); // the figure was cut off
+        let scored = score("Revenue", corpus_of(&[]), None, &policy).expect("scores");
+        assert_eq!(scored.label, Label::NoEvidence);
     }
 
     #[test]
