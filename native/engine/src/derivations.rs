@@ -966,6 +966,32 @@ mod tests {
     }
 
     #[test]
+    fn the_chance_rule_refuses_the_tier_of_every_family() {
+        // 31 families of three: among all of them a figure of 1,700 (written to the hundred)
+        // could be hit by chance, so only the family its label words name is searched.
+        let mut evidence = String::from("{");
+        for i in 0..30 {
+            evidence.push_str(&format!(
+                r#""group{i}": {{"x": {}, "y": {}, "z": {}}}, "#,
+                3000 + 7 * i,
+                2000 + 13 * i,
+                11 + i
+            ));
+        }
+        evidence.push_str(r#""revenue": {"east": 1000, "west": 700, "north": 5}}"#);
+        let (found, spent) = derive("The sum is 1,700.", &[&evidence], 0, 1_000_000);
+        assert!(found.expect("no stop").is_none());
+        assert_eq!(spent, 775);
+        let (found, spent) = derive("The revenue sum is 1,700.", &[&evidence], 0, 1_000_000);
+        let found = found.expect("no stop").expect("a derivation");
+        // The whole family is tried before its pairs: 1,705 is 1,700 at the written precision.
+        assert_eq!(
+            (found.operation, numbers(&found), found.value, spent),
+            (Sum, vec![1000.0, 700.0, 5.0], 1705.0, 670)
+        );
+    }
+
+    #[test]
     fn a_budget_that_cannot_pay_refuses_the_search() {
         let answer = "The three invoices total $1,750.50 together.";
         // Python: 43 units are spent before the step that is refused; with 44, the citing of
