@@ -16,9 +16,10 @@
 //! Order of the operations. Python iterates `target.operations`, a `frozenset` of strings, in the
 //! pair search, and `_Best.offer` keeps the first strictly closer result: when two operations
 //! land at the same distance (over 1000, 2000, 4000, 5000 the figure 3,000 is both the sum
-//! 1000 + 2000 and the difference 4000 - 1000, both exact), the one Python iterates first wins,
-//! and a frozenset of strings iterates in the order of their hashes, which `PYTHONHASHSEED`
-//! randomises per process. Checked: "The total difference is 3,000 units." over those four
+//! 1000 + 2000 and the difference 4000 - 1000, both exact; a family holding 0 ties `x + 0` with
+//! `x - 0`; 100% is the change from `b` to `2b` and the ratio `b / b`), the one Python iterates
+//! first wins, and a frozenset of strings iterates in the order of their hashes, which
+//! `PYTHONHASHSEED` randomises per process. Checked: "The total difference is 3,000 units." over those four
 //! values gives `derived_sum` under seeds 0-3, 5, 6 and `derived_difference` under 4 and 7. So
 //! the oracle itself is not deterministic there; this port tries the operations in the
 //! vocabulary's order (`Operations` is a `BTreeSet`: sum, difference, pct_change, ratio, average,
