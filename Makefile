@@ -61,9 +61,12 @@ $(NATIVE_SO): $(NATIVE_SOURCES) | $(DEMO_STAMP)
 bench: $(STAMP) $(NATIVE_SO)
 	$(BIN)/python -m benchmarks $(BENCH_ARGS)
 
-# The long hostile-traffic run (200,000 spans); a short one is part of `make test`.
+# The long hostile-traffic run (200,000 spans; a short one is part of `make test`), then the
+# native engine's score() against the Python engine's on FUZZ_PAIRS generated answer/evidence pairs.
+FUZZ_PAIRS ?= 1000000
 fuzz: $(STAMP) $(NATIVE_SO)
 	$(BIN)/python -m tests.fuzz $(FUZZ_ARGS)
+	$(BIN)/python -m tests.native.score_cases --cases $(FUZZ_PAIRS) --workers 2
 
 # Every native slice against the Python engine on generated cases (FUZZ_NATIVE_ARGS="--cases N --seed S").
 fuzz-native: $(STAMP) $(NATIVE_SO)

@@ -1,6 +1,7 @@
 # Type stub of the native scoring engine (native/python/src), built by maturin.
 
 import datetime
+from collections.abc import Iterable
 from typing import Any
 
 def engine_version() -> str: ...
@@ -226,3 +227,19 @@ def operand_families(
     queries: list[tuple[list[str], list[tuple[str, int]]]],
     render: bool = True,
 ) -> Any: ...
+
+# (evidence_index, source_id, source_kind, name, path, start, end, text, cell)
+_Cited = tuple[int | None, Any, Any, Any, str | None, int | None, int | None, str, str | None]
+
+def score(
+    answer: str, items: Iterable[Any], user_prompt: str | None, policy: Any
+) -> tuple[
+    list[tuple[str, int, int, float | str | None, str, str, _Cited | None, str | None, list[_Cited]]],
+    list[int],
+    bool,
+    list[str],
+    bool,
+    int,
+    tuple[float, float, bool] | None,
+    str,
+]: ...

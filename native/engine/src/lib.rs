@@ -34,6 +34,7 @@ pub mod pytext;
 pub mod pyunicode;
 pub mod quantity_names;
 pub mod rules;
+pub mod scorer;
 pub mod sentences;
 pub mod stated_figures;
 pub mod table_book;

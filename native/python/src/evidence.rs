@@ -797,7 +797,7 @@ fn is_empty(content: &Bound<'_, PyAny>) -> PyResult<bool> {
 }
 
 /// A `str`'s text in the engine's encoding (lone surrogates kept, as `"surrogatepass"` does).
-fn text_of<'a>(text: &'a Bound<'_, PyString>) -> PyResult<Cow<'a, [u8]>> {
+pub(crate) fn text_of<'a>(text: &'a Bound<'_, PyString>) -> PyResult<Cow<'a, [u8]>> {
     match text.to_str() {
         Ok(valid) => Ok(Cow::Borrowed(valid.as_bytes())),
         Err(_) => {

@@ -8,10 +8,9 @@ use std::sync::Arc;
 use groundedness_engine::budget::WorkBudget;
 use groundedness_engine::corpus::Corpus;
 use groundedness_engine::digits;
-use groundedness_engine::extract::extract_atoms;
-use groundedness_engine::hit::Hit;
+use groundedness_engine::hit::{Citation, Hit};
 use groundedness_engine::index::{EvidenceIndex, EvidenceNeeds, GroupError};
-use groundedness_engine::stated_figures::stated_figures;
+use groundedness_engine::scorer::Extraction;
 use groundedness_engine::vocabulary::AtomKind;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -46,18 +45,13 @@ pub(crate) struct Indexed<'py> {
     pub(crate) labels: SourceLabels<'py>,
 }
 
-/// `(kind, text, number, tolerance, currency, unit, key_unit, sorted words, citation)`, citation
-/// = `(evidence_index, source_id, source_kind, name, path, start, end, text, cell)`; an
-/// `Evidence` item's labels are cited as the caller gave them.
-pub(crate) fn plain<'py>(
+/// A citation as `(evidence_index, source_id, source_kind, name, path, start, end, text, cell)`;
+/// an `Evidence` item's labels are cited as the caller gave them.
+pub(crate) fn citation_tuple<'py>(
     py: Python<'py>,
-    corpus: &Corpus,
     labels: &SourceLabels<'py>,
-    hit: &Hit,
-) -> PyResult<Bound<'py, PyAny>> {
-    let mut words: Vec<&String> = hit.words(corpus).iter().collect();
-    words.sort();
-    let cited = hit.citation(corpus);
+    cited: &Citation,
+) -> PyResult<Bound<'py, PyTuple>> {
     let given = cited
         .evidence_index
         .and_then(|index| labels.get(index))
@@ -70,7 +64,7 @@ pub(crate) fn plain<'py>(
             optional(py, cited.name.as_deref())?,
         ],
     };
-    let citation = (
+    (
         cited.evidence_index,
         source_id,
         source_kind,
@@ -80,7 +74,22 @@ pub(crate) fn plain<'py>(
         cited.end,
         py_text(py, &cited.text)?,
         optional(py, cited.cell.as_deref())?,
-    );
+    )
+        .into_pyobject(py)
+}
+
+/// `(kind, text, number, tolerance, currency, unit, key_unit, sorted words, citation)`, citation
+/// = `(evidence_index, source_id, source_kind, name, path, start, end, text, cell)`; an
+/// `Evidence` item's labels are cited as the caller gave them.
+pub(crate) fn plain<'py>(
+    py: Python<'py>,
+    corpus: &Corpus,
+    labels: &SourceLabels<'py>,
+    hit: &Hit,
+) -> PyResult<Bound<'py, PyAny>> {
+    let mut words: Vec<&String> = hit.words(corpus).iter().collect();
+    words.sort();
+    let citation = citation_tuple(py, labels, &hit.citation(corpus))?;
     Ok((
         hit.kind.as_ref(),
         py_text(py, &hit.text(corpus))?,
@@ -232,29 +241,22 @@ pub(crate) fn indexed<'py>(
         },
     };
     let kinds: Vec<&str> = kinds.iter().map(String::as_str).collect();
+    let extraction = Extraction {
+        locale: &locale,
+        min_number_digits: floor,
+        kinds: &kinds,
+        anchor,
+        stated,
+    };
     let mut failed = None;
     let index = py.detach(|| {
         EvidenceIndex::new(
             corpus,
             |text| {
-                let mut atoms =
-                    extract_atoms(text, &locale, floor, &kinds, anchor).unwrap_or_else(|error| {
-                        failed = Some(error.to_string());
-                        Vec::new()
-                    });
-                if stated {
-                    // `score`'s extraction: the short figures a text states as answers join in.
-                    let spans: Vec<(usize, usize)> =
-                        atoms.iter().map(|atom| (atom.start, atom.end)).collect();
-                    let digits = usize::try_from(floor).unwrap_or(0);
-                    let found = stated_figures(text, &spans, digits);
-                    if !found.is_empty() {
-                        atoms.extend(found);
-                        atoms.sort_by_key(|atom| atom.start); // stable, as Python's `sorted`
-                        atoms.retain(|atom| kinds.contains(&atom.kind.as_str()));
-                    }
-                }
-                atoms
+                extraction.atoms(text).unwrap_or_else(|error| {
+                    failed = Some(error.to_string());
+                    Vec::new()
+                })
             },
             &needs,
         )

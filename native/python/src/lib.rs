@@ -16,6 +16,7 @@ mod numeric_group;
 mod operand_families;
 mod policy;
 mod rules;
+mod score;
 mod table_book;
 mod table_model;
 mod tables;
@@ -66,6 +67,7 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     operand_families::register(module)?;
     policy::register(module)?;
     rules::register(module)?;
+    score::register(module)?;
     table_book::register(module)?;
     table_model::register(module)?;
     tables::register(module)?;

@@ -11,7 +11,7 @@ fn named<T>(text: &str, parse: fn(&str) -> Option<T>, field: &str) -> PyResult<T
 }
 
 /// Reads the fields of a `GroundednessPolicy` (any object with its attributes).
-pub fn policy_of(policy: &Bound<'_, PyAny>) -> PyResult<Policy> {
+pub(crate) fn policy_of(policy: &Bound<'_, PyAny>) -> PyResult<Policy> {
     let kinds: Vec<String> = policy.getattr("enabled_kinds")?.extract()?;
     let anchor = policy.getattr("anchor_date")?;
     let anchor_date = if anchor.is_none() {

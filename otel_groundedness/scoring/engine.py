@@ -1,0 +1,114 @@
+"""``score()`` on the native engine (``otel_groundedness._native``, Rust): its plain result turned
+into the report types of ``scoring.results``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any, cast
+
+from otel_groundedness import _native
+from otel_groundedness.scoring.evidence import Evidence
+from otel_groundedness.scoring.policy import GroundednessPolicy
+from otel_groundedness.scoring.results import (
+    AtomVerdict,
+    Citation,
+    DerivedOperation,
+    GroundednessReport,
+    derivation_formula,
+)
+
+DEFAULT_POLICY = GroundednessPolicy()
+
+# (evidence_index, source_id, source_kind, name, path, start, end, text, cell)
+_Cited = tuple[Any, ...]
+
+
+def score(
+    answer: str,
+    evidence: Iterable[Any] | Evidence | Mapping[str, Any] | str | None,
+    *,
+    user_prompt: str | None = None,
+    policy: GroundednessPolicy | None = None,
+) -> GroundednessReport:
+    """``scoring.score`` computed by the native engine."""
+    if not isinstance(answer, str):
+        raise TypeError(f"answer must be a str, got {type(answer).__name__}")
+    policy = policy or DEFAULT_POLICY
+    found = _native.score(answer, items(evidence), user_prompt, policy)
+    verdicts, sentence_of, no_evidence, reasons, answer_truncated, unchecked, figures, label = found
+    judged = tuple(_verdict(answer, verdict) for verdict in verdicts)
+    ratio, sentences, strict = figures if figures is not None else (None, None, None)
+    return GroundednessReport(
+        score=ratio,
+        total_atoms=len(judged),
+        supported=tuple(v for v in judged if v.verdict == "supported"),
+        contradicted=tuple(v for v in judged if v.verdict == "contradicted"),
+        unsupported=tuple(v for v in judged if v.verdict == "unsupported"),
+        no_factual_content=not judged,
+        no_evidence=no_evidence,
+        evidence_truncated=bool(reasons),
+        label=label,
+        strict_pass=strict,
+        sentence_score=sentences,
+        rule=policy.label_rule,
+        answer_truncated=answer_truncated,
+        evidence_truncation_reasons=tuple(reasons),
+        budget_exceeded=unchecked > 0,
+        atoms_unchecked=unchecked,
+    )
+
+
+def items(evidence: Iterable[Any] | Evidence | Mapping[str, Any] | str | None) -> Iterable[Any]:
+    """The evidence as items: a single str, bytes, mapping, ``Evidence`` or other non-iterable
+    value is one item, ``None`` none."""
+    if evidence is None:
+        return ()
+    if isinstance(evidence, str | bytes | Mapping | Evidence) or not isinstance(evidence, Iterable):
+        return (evidence,)
+    return evidence
+
+
+def _citation(cited: _Cited) -> Citation:
+    evidence_index, source_id, source_kind, name, path, start, end, text, cell = cited
+    return Citation(evidence_index, source_id, source_kind, name, path, start, end, text, cell=cell)
+
+
+def _derived(operation: DerivedOperation, operands: list[_Cited]) -> Citation:
+    """Every operand's citation under one naming the operation; its item fields are the first
+    operand's and its text the computation over the operands' texts."""
+    cited = tuple(_citation(operand) for operand in operands)
+    first = cited[0]
+    return Citation(
+        evidence_index=first.evidence_index,
+        source_id=first.source_id,
+        source_kind=first.source_kind,
+        name=first.name,
+        path=None,
+        start=None,
+        end=None,
+        text=derivation_formula(operation, [operand.text for operand in cited]),
+        operation=operation,
+        operands=cited,
+    )
+
+
+def _verdict(answer: str, found: tuple[Any, ...]) -> AtomVerdict:
+    kind, start, end, value, verdict, reason, cited, operation, operands = found
+    citation = (
+        _derived(cast(DerivedOperation, operation), operands)
+        if operation is not None
+        else None
+        if cited is None
+        else _citation(cited)
+    )
+    return AtomVerdict(
+        kind=kind,
+        text=answer[start:end],
+        value=value,
+        start=start,
+        end=end,
+        verdict=verdict,
+        reason=reason,
+        citation=citation,
+        nearest_evidence=citation.text if citation is not None and verdict == "contradicted" else None,
+    )
