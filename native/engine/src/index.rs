@@ -371,11 +371,7 @@ impl EvidenceIndex {
     /// 100. `scaled`: raw scalars under a key naming a magnitude, at that magnitude. `unit:<u>`:
     /// values in another unit of `u`'s dimension, read in `u`.
     pub fn group(&mut self, name: &str, budget: &mut WorkBudget) -> Result<&Group, GroupError> {
-        if !self.groups.contains_key(name) {
-            let built = self.build_group(name, budget)?;
-            self.groups.insert(name.to_owned(), built);
-        }
-        self.groups.get(name).ok_or(GroupError::Unknown)
+        self.group_and_corpus(name, budget).map(|(group, _)| group)
     }
 
     /// `group`, with the corpus its hits are read off (their text, currency, label words).

@@ -808,10 +808,14 @@ mod tests {
     /// (the whole answer one sentence, no deriver, band 0.15, a budget of 100,000): `text|verdict|
     /// reason|hit text|citation path|cell|reading|budget left`.
     fn judged(answer: &str, evidence: &[&str]) -> Vec<String> {
+        judged_with(answer, evidence, 100_000)
+    }
+
+    fn judged_with(answer: &str, evidence: &[&str], units: i64) -> Vec<String> {
         let kinds: Vec<&str> = AtomKind::ALL.iter().map(|kind| kind.as_str()).collect();
         let atoms = extract_atoms(answer, "en-US", 4, &kinds, None).unwrap_or_default();
         let mut index = index_of(evidence, &evidence_needs(&atoms, answer));
-        let mut budget = WorkBudget::new(100_000);
+        let mut budget = WorkBudget::new(units);
         let mut found = Vec::new();
         for (at, atom) in atoms.iter().enumerate() {
             let previous_end = at
@@ -828,7 +832,10 @@ mod tests {
             );
             let said = written(atom, answer);
             let line = match judge(atom, said, &mut index, &around, 0.15, None, &mut budget) {
-                Err(stop) => format!("{said}|{stop:?}"),
+                Err(stop) => {
+                    found.push(format!("{said}|{stop:?}"));
+                    break; // the scorer judges no further atom
+                }
                 Ok(judgement) => {
                     let corpus = index.corpus();
                     let citation = judgement.hit.as_ref().map(|hit| hit.citation(corpus));
@@ -1035,6 +1042,23 @@ mod tests {
             r#"05/03/2025|contradicted|date_component_changed|03/05/2025|$.note|-|2025,5,3|99990"#,
         ];
         assert_eq!(found, expected);
+    }
+
+    #[test]
+    fn a_table_book_the_budget_cannot_pay_for_stops_judging() {
+        let evidence = r#"{"unit": "(In millions)", "rows": [["", "2024", "2023"], ["Revenue", 1502.7, 1400]]}"#;
+        let found = judged_with("Revenue was $1,502.7 million in 2024.", &[evidence], 20);
+        assert_eq!(found, ["$1,502.7 million|Budget"]);
+    }
+
+    #[test]
+    fn a_unit_group_is_paid_for_before_it_is_read() {
+        let evidence = r#"{"distance_km": 12, "weight_g": 5}"#;
+        let found = judged_with("The trip was 12,000 m.", &[evidence], 5);
+        assert_eq!(
+            found,
+            ["12,000 m|supported|reformatted|12|$.distance_km|-|-|-3"]
+        );
     }
 
     #[test]
