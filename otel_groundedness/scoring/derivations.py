@@ -42,7 +42,7 @@ from otel_groundedness.scoring.derivation_cues import (
 from otel_groundedness.scoring.index import EvidenceIndex, EvidenceNeeds, Hit
 from otel_groundedness.scoring.label_words import AtomContext
 from otel_groundedness.scoring.operand_families import Operands, anchored, tied_families
-from otel_groundedness.scoring.results import DerivedOperation
+from otel_groundedness.scoring.results import DERIVED_OPERATIONS, DerivedOperation
 from otel_groundedness.scoring.table_derivations import TableTarget, table_derivation
 from otel_groundedness.scoring.tables import acronyms, tokens
 
@@ -284,8 +284,10 @@ class Deriver:
             return
         self._index.budget.pay(PROBE * len(usable) * len(target.operations))
         ordered, values = view.by_value(operands.values)
-        for operation in target.operations:
-            if operation != "average":
+        # In vocabulary order: of two operations that land equally close, the first is cited in
+        # every process (a set's order follows the per-process string hashes).
+        for operation in DERIVED_OPERATIONS:
+            if operation in target.operations and operation != "average":
                 _pairs(operation, ordered, values, operands.currencies, target, best)
 
     def _view(self, operands: Operands, family: _Family, target: _Target) -> _View | None:

@@ -3,6 +3,7 @@ into the report types of ``scoring.results``."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any, cast
 
@@ -18,6 +19,7 @@ from otel_groundedness.scoring.results import (
 )
 
 DEFAULT_POLICY = GroundednessPolicy()
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 # (evidence_index, source_id, source_kind, name, path, start, end, text, cell)
 _Cited = tuple[Any, ...]
@@ -34,6 +36,7 @@ def score(
     if not isinstance(answer, str):
         raise TypeError(f"answer must be a str, got {type(answer).__name__}")
     policy = policy or DEFAULT_POLICY
+    answer = readable(answer)
     found = _native.score(answer, items(evidence), user_prompt, policy)
     verdicts, sentence_of, no_evidence, reasons, answer_truncated, unchecked, figures, label = found
     judged = tuple(_verdict(answer, verdict) for verdict in verdicts)
@@ -56,6 +59,16 @@ def score(
         budget_exceeded=unchecked > 0,
         atoms_unchecked=unchecked,
     )
+
+
+def readable(answer: str) -> str:
+    """The answer with each lone surrogate as U+FFFD: no UTF-8 export (OTLP, JSON) can carry one,
+    so it is read and quoted as the replacement character."""
+    try:
+        answer.encode("utf-8")
+    except UnicodeEncodeError:
+        return _SURROGATE.sub("\ufffd", answer)
+    return answer
 
 
 def items(evidence: Iterable[Any] | Evidence | Mapping[str, Any] | str | None) -> Iterable[Any]:

@@ -11,6 +11,7 @@ from otel_groundedness.scoring import rules
 from otel_groundedness.scoring.atoms import Atom, CalendarDate, Quantity
 from otel_groundedness.scoring.budget import ATOM, BudgetSpent, WorkBudget
 from otel_groundedness.scoring.corpus import collect
+from otel_groundedness.scoring.engine import readable
 from otel_groundedness.scoring.derivations import Deriver, derivation_needs
 from otel_groundedness.scoring.evidence import Evidence
 from otel_groundedness.scoring.extract import extract_atoms
@@ -59,6 +60,7 @@ def score(
 
     def extract(source: str) -> list[Atom]:
         # Both sides state short answers alike: "It is 3.85." in a tool's text supports it too.
+        source = readable(source)  # a lone surrogate is U+FFFD (citations quote the original)
         found = extract_plain(source)
         atoms = stated_figures(source, found, policy.min_number_digits)
         return found if atoms is found else [atom for atom in atoms if atom.kind in policy.enabled_kinds]
@@ -68,7 +70,7 @@ def score(
         _items(evidence), prompt, policy.max_evidence_bytes, every_string=policy.anchor_date is not None
     )
     # The answer is bounded like the evidence: the worker's CPU per turn must not grow without limit.
-    text = answer[: policy.max_answer_chars]
+    text = readable(answer[: policy.max_answer_chars])
     answer_truncated = len(text) < len(answer)
     atoms = extract(text)
     no_evidence = not corpus.has_tool_evidence

@@ -271,7 +271,7 @@ def run(cases: int, seed: int, workers: int = 1) -> int:
         f"{workers} worker(s), seeds {seed}..{seed + workers - 1}"
     )
     if first is not None:
-        print("first mismatch:", first)
+        print("first mismatch:", first.encode("utf-8", "backslashreplace").decode("utf-8"))
     return mismatches
 
 

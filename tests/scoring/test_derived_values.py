@@ -350,3 +350,23 @@ def test_figures_near_the_float_limit_never_break_the_search() -> None:
     for answer in ["The totals add up to $2,000.00.", "The average total is 1.6e308.", "Totals grew 25%."]:
         report = score(answer, evidence)
         assert all(verdict.verdict != "supported" for verdict in report.verdicts)
+
+
+def test_tied_operations_do_not_depend_on_the_hash_seed() -> None:
+    """"3,000" is both 4000 - 1000 and 1000 + 2000: exact ties go to the vocabulary's first
+    operation (sum), whatever order the process's string hashes give a set of operations."""
+    import subprocess
+    import sys
+
+    code = (
+        "from otel_groundedness.scoring import score\n"
+        "r = score('The total difference is 3,000 units.', [{'a': 1000, 'b': 2000, 'c': 4000, 'd': 5000}])\n"
+        "print(r.supported[0].reason if r.supported else r.to_dict())\n"
+    )
+    reasons = {
+        subprocess.run(
+            [sys.executable, "-c", code], env={"PYTHONHASHSEED": str(seed)}, capture_output=True, text=True, check=True
+        ).stdout.strip()
+        for seed in range(8)
+    }
+    assert reasons == {"derived_sum"}

@@ -167,3 +167,11 @@ def test_reports_do_not_depend_on_the_process_hash_seed() -> None:
     assert len(outputs) == 1
     (output,) = outputs
     assert json.loads(output)["contradicted"][0]["reason"] == "identifier_edit"
+
+
+def test_a_lone_surrogate_in_the_answer_is_read_and_quoted_as_the_replacement_character() -> None:
+    """No UTF-8 export can carry a lone surrogate: the answer's is U+FFFD in the report (and
+    then no longer matches the evidence's surrogate)."""
+    report = score("See https://x.io/a\ud800b for $1,200.", [{"url": "https://x.io/a\ud800b", "total": 1200}])
+    texts = [verdict.text for verdict in report.supported + report.unsupported + report.contradicted]
+    assert sorted(texts) == ["$1,200", "https://x.io/a\ufffdb"]
