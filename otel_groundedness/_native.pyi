@@ -235,7 +235,6 @@ def score(
     answer: str, items: Iterable[Any], user_prompt: str | None, policy: Any
 ) -> tuple[
     list[tuple[str, int, int, float | str | None, str, str, _Cited | None, str | None, list[_Cited]]],
-    list[int],
     bool,
     list[str],
     bool,

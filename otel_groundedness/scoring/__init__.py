@@ -1,9 +1,9 @@
-"""Deterministic groundedness scoring (stdlib only): ``score(answer, evidence)`` and its types."""
+"""Deterministic groundedness scoring: ``score(answer, evidence)`` (the native engine) and its types."""
 
+from otel_groundedness.scoring.engine import score
 from otel_groundedness.scoring.evidence import Evidence
 from otel_groundedness.scoring.policy import GroundednessPolicy, PolicyFileError
 from otel_groundedness.scoring.results import AtomVerdict, Citation, GroundednessReport
-from otel_groundedness.scoring.scorer import score
 
 __all__ = [
     "AtomVerdict",

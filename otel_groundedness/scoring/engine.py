@@ -15,6 +15,8 @@ from otel_groundedness.scoring.results import (
     Citation,
     DerivedOperation,
     GroundednessReport,
+    Label,
+    TruncationReason,
     derivation_formula,
 )
 
@@ -38,7 +40,7 @@ def score(
     policy = policy or DEFAULT_POLICY
     answer = readable(answer)
     found = _native.score(answer, items(evidence), user_prompt, policy)
-    verdicts, sentence_of, no_evidence, reasons, answer_truncated, unchecked, figures, label = found
+    verdicts, no_evidence, reasons, answer_truncated, unchecked, figures, label = found
     judged = tuple(_verdict(answer, verdict) for verdict in verdicts)
     ratio, sentences, strict = figures if figures is not None else (None, None, None)
     return GroundednessReport(
@@ -50,12 +52,12 @@ def score(
         no_factual_content=not judged,
         no_evidence=no_evidence,
         evidence_truncated=bool(reasons),
-        label=label,
+        label=cast(Label, label),
         strict_pass=strict,
         sentence_score=sentences,
         rule=policy.label_rule,
         answer_truncated=answer_truncated,
-        evidence_truncation_reasons=tuple(reasons),
+        evidence_truncation_reasons=cast(tuple[TruncationReason, ...], tuple(reasons)),
         budget_exceeded=unchecked > 0,
         atoms_unchecked=unchecked,
     )

@@ -1,4 +1,6 @@
-"""``score()``: extract the answer's atoms, index the evidence, judge each atom, apply the rules."""
+"""The Python engine of ``score()``, kept as the oracle of the native one (``scoring.engine``, which
+``scoring.score`` is) until the differential fuzz retires it: extract the answer's atoms, index the
+evidence, judge each atom, apply the rules."""
 
 from __future__ import annotations
 
@@ -11,8 +13,8 @@ from otel_groundedness.scoring import rules
 from otel_groundedness.scoring.atoms import Atom, CalendarDate, Quantity
 from otel_groundedness.scoring.budget import ATOM, BudgetSpent, WorkBudget
 from otel_groundedness.scoring.corpus import collect
-from otel_groundedness.scoring.engine import readable
 from otel_groundedness.scoring.derivations import Deriver, derivation_needs
+from otel_groundedness.scoring.engine import readable
 from otel_groundedness.scoring.evidence import Evidence
 from otel_groundedness.scoring.extract import extract_atoms
 from otel_groundedness.scoring.index import DateReading, EvidenceIndex

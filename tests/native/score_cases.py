@@ -55,7 +55,7 @@ def outcome(run: Any, case: Case) -> str:
     policy = GroundednessPolicy(**case.policy)
     try:
         report = run(case.answer, case.evidence, user_prompt=case.user_prompt, policy=policy)
-    except Exception as error:  # noqa: BLE001 - raising on the same input is agreement
+    except Exception as error:
         return f"raised {'native' if type(error).__name__ == 'NativeEngineError' else type(error).__name__}"
     return str(report.to_json())
 
@@ -77,8 +77,9 @@ def devset_cases() -> Iterator[tuple[str, Case]]:
                 data = json.loads(line)
                 case = Case(data["answer"], data["evidence"], data.get("user_prompt"))
                 yield f"{path.name}:{number}", case
-                yield f"{path.name}:{number} budget 300", Case(
-                    case.answer, case.evidence, case.user_prompt, {"work_budget": 300}
+                yield (
+                    f"{path.name}:{number} budget 300",
+                    Case(case.answer, case.evidence, case.user_prompt, {"work_budget": 300}),
                 )
 
 
@@ -200,7 +201,9 @@ def _answer(rng: random.Random, evidence: list[Any]) -> str:
                 words.append(_figure(rng, values))
             if rng.random() < 0.3:
                 words += ["from", _figure(rng, values)]
-        sentences.append(" ".join(word for word in words if word).capitalize() + rng.choice((".", ".", ";", "!", "")))
+        sentences.append(
+            " ".join(word for word in words if word).capitalize() + rng.choice((".", ".", ";", "!", ""))
+        )
     return " ".join(sentences)
 
 
@@ -249,7 +252,10 @@ def _run_share(share: tuple[int, int]) -> tuple[int, str | None]:
         if found is not None:
             mismatches += 1
             if first is None:
-                first = f"seed {seed} case {number}: {case!r}\n  python: {found[0]:.3000}\n  native: {found[1]:.3000}"
+                first = (
+                    f"seed {seed} case {number}: {case!r}\n"
+                    f"  python: {found[0]:.3000}\n  native: {found[1]:.3000}"
+                )
     return mismatches, first
 
 

@@ -33,11 +33,16 @@ def test_benchmark_shapes_agree() -> None:
 
 def test_hostile_evidence_agrees() -> None:
     for name, items, prompt in hostile_cases():
-        assert difference(Case("It cost $1,000,000 on 2024-01-02, ticket #4521.", items, prompt)) is None, name
+        assert difference(Case("It cost $1,000,000 on 2024-01-02, ticket #4521.", items, prompt)) is None, (
+            name
+        )
 
 
 def test_evidence_labels_and_surrogates_agree() -> None:
-    evidence = [Evidence({"total": 1200.5}, source_id="call-1", kind="tool_result", name="crm"), "ok \ud800 $5,000"]
+    evidence = [
+        Evidence({"total": 1200.5}, source_id="call-1", kind="tool_result", name="crm"),
+        "ok \ud800 $5,000",
+    ]
     for answer in ("Total $1,200.50 \udc00 and $5,000.", "\ud800$1,200.51", "x" * 40 + " $5,001"):
         assert difference(Case(answer, evidence, "What was the total?")) is None
 

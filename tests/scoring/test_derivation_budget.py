@@ -14,9 +14,12 @@ from typing import Any, ClassVar
 
 import pytest
 
-from otel_groundedness.scoring import GroundednessPolicy, GroundednessReport, score, scorer
+from otel_groundedness.scoring import GroundednessPolicy, GroundednessReport, scorer
 from otel_groundedness.scoring.budget import ATOM, CANDIDATE, WorkBudget
 from otel_groundedness.scoring.index import PER_RANGE
+from otel_groundedness.scoring.scorer import (
+    score,  # the oracle: its budget can be read; the native one charges alike
+)
 
 UNLIMITED = GroundednessPolicy(work_budget=1 << 40)
 # What judging one figure may charge besides a derivation: its own units and a full read of each

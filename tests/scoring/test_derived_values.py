@@ -353,7 +353,7 @@ def test_figures_near_the_float_limit_never_break_the_search() -> None:
 
 
 def test_tied_operations_do_not_depend_on_the_hash_seed() -> None:
-    """"3,000" is both 4000 - 1000 and 1000 + 2000: exact ties go to the vocabulary's first
+    """ "3,000" is both 4000 - 1000 and 1000 + 2000: exact ties go to the vocabulary's first
     operation (sum), whatever order the process's string hashes give a set of operations."""
     import subprocess
     import sys
@@ -365,7 +365,11 @@ def test_tied_operations_do_not_depend_on_the_hash_seed() -> None:
     )
     reasons = {
         subprocess.run(
-            [sys.executable, "-c", code], env={"PYTHONHASHSEED": str(seed)}, capture_output=True, text=True, check=True
+            [sys.executable, "-c", code],
+            env={"PYTHONHASHSEED": str(seed)},
+            capture_output=True,
+            text=True,
+            check=True,
         ).stdout.strip()
         for seed in range(8)
     }

@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
+from otel_groundedness.scoring import score
 from otel_groundedness.scoring.atoms import Atom, AtomKind, AtomValue, CalendarDate, Identifier, Quantity
 from otel_groundedness.scoring.corpus import collect
 from otel_groundedness.scoring.index import EvidenceIndex
 from otel_groundedness.scoring.label_words import AtomContext
-from otel_groundedness.scoring.scorer import score
 from otel_groundedness.scoring.verdicts import Judgement, judge, one_edit_apart
 
 Lexicon = Mapping[str, tuple[AtomKind, AtomValue]]

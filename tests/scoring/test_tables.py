@@ -203,6 +203,7 @@ def test_averages_sums_and_shares_of_named_cells() -> None:
 
 def test_a_directly_matched_figure_never_reads_the_tables(monkeypatch: pytest.MonkeyPatch) -> None:
     from otel_groundedness.scoring import table_book
+    from otel_groundedness.scoring.scorer import score  # the oracle's book can be watched
 
     built: list[object] = []
     original = table_book.TableBook.__init__

@@ -78,7 +78,7 @@ fn verdicts<'py>(
 }
 
 /// Scores `answer` against `items` (an iterable of evidence items) under `policy` (a
-/// `GroundednessPolicy`). Returns `(verdicts, sentence_of, no_evidence, truncation reasons,
+/// `GroundednessPolicy`). Returns `(verdicts, no_evidence, truncation reasons,
 /// answer_truncated, unchecked, (ratio, sentence_score, strict) or None, label)`.
 #[pyfunction]
 #[pyo3(signature = (answer, items, user_prompt, policy))]
@@ -106,7 +106,6 @@ fn score<'py>(
     let figures = scored.figures.map(|f| (f.ratio, f.sentences, f.strict));
     (
         verdicts(py, &scored, &labels)?,
-        &scored.sentence_of,
         scored.no_evidence,
         reasons,
         scored.answer_truncated,
