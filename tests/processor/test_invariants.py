@@ -196,6 +196,28 @@ def test_scoring_errors_forward_the_span_unscored_and_count(make_pipeline: Pipel
     assert pipeline.counter(names.METRIC_SKIPPED.name, **{names.ATTR_SKIP_REASON: "error"}) == 1
 
 
+@pytest.fixture
+def panicking_engine(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The native engine panics in Rust (through the same boundary every engine call crosses)."""
+    from otel_groundedness import _native
+
+    def panic(*_args: Any) -> Any:
+        return _native.boundary_check(1, True, 0)
+
+    monkeypatch.setattr(_native, "score", panic)
+    yield
+
+
+@pytest.mark.usefixtures("panicking_engine")
+def test_a_native_panic_is_a_scoring_error_and_the_span_is_forwarded_once(make_pipeline: PipelineFactory) -> None:
+    pipeline = make_pipeline()
+    emit_chat(pipeline.tracer, GROUNDED_ANSWER)
+    pipeline.flush()
+    (span,) = pipeline.spans.get_finished_spans()
+    assert names.ATTR_SCORE not in (span.attributes or {})
+    assert pipeline.counter(names.METRIC_SKIPPED.name, **{names.ATTR_SKIP_REASON: "error"}) == 1
+
+
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="os.fork is POSIX-only")
 def test_forked_child_still_scores(make_pipeline: PipelineFactory) -> None:
     pipeline = make_pipeline()
