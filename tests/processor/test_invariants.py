@@ -186,8 +186,12 @@ def broken_scorer(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     yield
 
 
-@pytest.mark.usefixtures("broken_scorer")
-def test_scoring_errors_forward_the_span_unscored_and_count(make_pipeline: PipelineFactory) -> None:
+@pytest.mark.parametrize("failure", ["broken_scorer", "panicking_engine"])
+def test_scoring_errors_forward_the_span_unscored_and_count(
+    make_pipeline: PipelineFactory, failure: str, request: pytest.FixtureRequest
+) -> None:
+    """A bug in scoring, a Rust panic included, is counted and the span is forwarded once."""
+    request.getfixturevalue(failure)
     pipeline = make_pipeline()
     emit_chat(pipeline.tracer, GROUNDED_ANSWER)
     pipeline.flush()
@@ -206,16 +210,6 @@ def panicking_engine(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
     monkeypatch.setattr(_native, "score", panic)
     yield
-
-
-@pytest.mark.usefixtures("panicking_engine")
-def test_a_native_panic_is_a_scoring_error_and_the_span_is_forwarded_once(make_pipeline: PipelineFactory) -> None:
-    pipeline = make_pipeline()
-    emit_chat(pipeline.tracer, GROUNDED_ANSWER)
-    pipeline.flush()
-    (span,) = pipeline.spans.get_finished_spans()
-    assert names.ATTR_SCORE not in (span.attributes or {})
-    assert pipeline.counter(names.METRIC_SKIPPED.name, **{names.ATTR_SKIP_REASON: "error"}) == 1
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="os.fork is POSIX-only")
