@@ -63,14 +63,14 @@ def score(
     )
 
 
-def readable(answer: str) -> str:
-    """The answer with each lone surrogate as U+FFFD: no UTF-8 export (OTLP, JSON) can carry one,
-    so it is read and quoted as the replacement character."""
+def readable(text: str) -> str:
+    """``text`` with each lone surrogate as U+FFFD (same length): no UTF-8 export (OTLP, JSON) can
+    carry one, so the answer is read and quoted with the replacement character."""
     try:
-        answer.encode("utf-8")
+        text.encode("utf-8")
     except UnicodeEncodeError:
-        return _SURROGATE.sub("\ufffd", answer)
-    return answer
+        return _SURROGATE.sub("\ufffd", text)
+    return text
 
 
 def items(evidence: Iterable[Any] | Evidence | Mapping[str, Any] | str | None) -> Iterable[Any]:
