@@ -17,10 +17,11 @@ from hypothesis import strategies as st
 
 from benchmarks.adversarial_bench import shapes
 from benchmarks.scoring_bench import TABLE_ANSWER, income_table
-from otel_groundedness import _native, score
+from otel_groundedness import _native
 from otel_groundedness.scoring import derivations, table_derivations
 from otel_groundedness.scoring.budget import BudgetSpent, WorkBudget
 from otel_groundedness.scoring.corpus import Source, collect, render_path
+from otel_groundedness.scoring.scorer import score  # the oracle, whose table searches are recorded
 from otel_groundedness.scoring.table_json import head_has_note, json_grid
 from otel_groundedness.scoring.table_text import text_tables
 from otel_groundedness.scoring.tables import Cell, Table, make_table, tokens
