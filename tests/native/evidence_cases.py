@@ -18,10 +18,13 @@ import random
 import sys
 import time
 from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
+from benchmarks import adversarial_bench, scoring_bench
 from otel_groundedness import _native
 from otel_groundedness.scoring.corpus import Corpus, _key_text, collect, path_labels, render_path
+from otel_groundedness.scoring.engine import items
 from otel_groundedness.scoring.evidence import Evidence
 
 Plain = tuple[Any, ...]
@@ -422,6 +425,152 @@ def random_case(rng: random.Random) -> tuple[list[Any], str | None, int, bool]:
     prompt = rng.choice((None, None, "", 'What was revenue in 2024? {"a": 1}', _string(rng)))
     cap = rng.choice(CAPS[:-1]) if rng.random() < 0.7 else rng.randrange(1, 3000)
     return items, prompt, cap, rng.random() < 0.3
+
+
+Case = tuple[str, list[Any], str | None]
+BENCH_SHAPES = Path(__file__).resolve().parents[2] / "benchmarks" / "data" / "bench_shapes.json"
+
+
+def benchmark_cases() -> Iterator[Case]:
+    for case in scoring_bench.cases():
+        yield f"scoring_bench {case.name}", list(items(case.evidence)), None
+    for shape in adversarial_bench.shapes():
+        yield f"adversarial_bench {shape.name}", list(items(shape.evidence)), None
+    rng = random.Random(3)
+    yield "dense_output 128 KB", [scoring_bench.dense_output(128 * 1024, rng)], None
+    if BENCH_SHAPES.exists():
+        for shape in json.loads(BENCH_SHAPES.read_text(encoding="utf-8")):
+            yield f"bench_shapes {shape['id']}", list(items(shape["evidence"])), None
+
+
+def _nested(depth: int, make: str) -> Any:
+    """``depth`` nested lists or dicts, built without recursion."""
+    value: Any = 1
+    for _ in range(depth):
+        value = [value] if make == "list" else {"k": value}
+    return value
+
+
+def _in_strings(value: Any, levels: int) -> str:
+    text = json.dumps(value)
+    for _ in range(levels - 1):
+        text = json.dumps({"payload": text})
+    return text
+
+
+def hostile_cases() -> Iterator[Case]:
+    yield "a million nulls", [[None] * 1_000_000], None
+    yield "100,000-deep lists", [_nested(100_000, "list")], None
+    yield "100,000-deep dicts", [_nested(100_000, "dict")], None
+    yield "100,000-deep lists as JSON text", ["[" * 100_000 + "]" * 100_000], None
+    yield "100,000-deep dicts as JSON text", ['{"a":' * 100_000 + "1" + "}" * 100_000], None
+    yield "deep records of lists", [[{"a": [{"b": _nested(10_005, "list")}]}]], None
+    yield "a 1 MB string", ["revenue 1243500 " + "x" * (1 << 20), "after 12"], None
+    yield "a 1 MB non-ASCII string", ["é€😀 12 " * (1 << 17)], None
+    yield "a 100 KB key", [{"k" * 100_000: 12, "total": 3}, {"é" * 50_000 + "\ud800": "7"}], None
+    yield (
+        "numbers at the edges",
+        [
+            [
+                math.nan,
+                math.inf,
+                -math.inf,
+                -0.0,
+                0.0,
+                1e308,
+                5e-324,
+                10**308 - 1,
+                10**308,
+                -(10**308),
+                10**400,
+                2**63,
+                -(2**63) - 1,
+            ]
+        ],
+        None,
+    )
+    yield (
+        "numbers in JSON text",
+        ["[NaN, Infinity, -Infinity, -0, -0.0, 1e400, 1E-400, 123456789012345678901234567890]"],
+        None,
+    )
+    yield "a 4300-digit int in JSON text", ["[" + "7" * 4300 + "]", "[" + "7" * 4301 + "]"], None
+    yield (
+        "Python types",
+        [
+            [
+                decimal.Decimal("1.10"),
+                decimal.Decimal("NaN"),
+                decimal.Decimal("1E+400"),
+                datetime.date(2026, 4, 15),
+            ],
+            [datetime.datetime(2026, 4, 15, 14, 5, tzinfo=datetime.UTC), datetime.time(7, 30), b"bytes 12"],
+            [
+                (1, "2.50", (3,)),
+                {1, 2},
+                frozenset({"a"}),
+                Broken(),
+                Digits(),
+                Text("12"),
+                Number(7),
+                Number(10**400),
+            ],
+            {
+                Broken(): "x 1",
+                5: "five 5",
+                (1, 2): 3,
+                None: 4,
+                2.5: "x",
+                Text("currency"): "usd",
+                "amount": 12,
+            },
+            Table(),
+        ],
+        None,
+    )
+    nested_json = {"total": 12.5, "rows": [[1, 2], [3, 4]], "currency": "eur"}
+    for levels in (1, 2, 3, 4, 5):
+        yield f"JSON text {levels} levels down in strings", [_in_strings(nested_json, levels)], None
+    whole = json.dumps(
+        {"invoice": {"total": 1243500.0, "tax": "12.30", "lines": [{"amount": 1, "sku": "A-1"}] * 20}}
+    )
+    yield "cut JSON documents", [whole[:cut] for cut in range(0, len(whole), 37)], None
+    yield (
+        "lone surrogates",
+        ["\ud800 12 \udfff", '["\\ud800 7", "\\ud83d\\ude00 8"]', {"\udc00": "\ud800 9"}],
+        None,
+    )
+    yield (
+        "Evidence objects",
+        [
+            Evidence({"total": 12}, source_id="call-1", kind="tool_result", name="search"),
+            Evidence("The prompt said 2024", kind="user_prompt"),
+            Evidence('{"a": "12"}', source_id=None, kind="retrieval", name=None),
+            Evidence([1, 2], source_id=7, kind=Text("user_prompt"), name=b"tool"),  # type: ignore[arg-type]
+            Evidence("3 of them", source_id=("a", 1), kind=None, name=Broken()),  # type: ignore[arg-type]
+            "plain 7",
+        ],
+        'Compare 2024 with 2025: {"a": 1}',
+    )
+    records = [{"line": f"item {i}", "2024": i * 1.5, "2025": str(i), "note": "x" * 90} for i in range(5000)]
+    rows = [["Revenue", 2024, 2025]] + [[f"row {i}", i, -i * 0.5, None, [i]] for i in range(5000)]
+    yield (
+        "tables cut by the budget",
+        [{"unit": "In millions", "records": records, "name": "Revenue", "ccy": "eur"}],
+        None,
+    )
+    yield "rows cut by the budget", [{"rows": rows, "caption": "(In thousands)"}, rows], None
+    shared = {"total": 12, "currency": "usd", "rows": [[1, 2]]}
+    yield "one object in several places", [shared, [shared, {"x": shared}], shared], None
+    loop: list[Any] = [1, "12"]
+    loop.append(loop)
+    cycle: dict[str, Any] = {"total": 3}
+    cycle["self"] = cycle
+    yield "cycles", [loop, cycle], None
+    yield "only a prompt", [], "revenue in 2024 was $1,243,500"
+    yield "only prompt-kind evidence", [Evidence("12", kind="user_prompt")], None
+    yield "empty items", [None, "", [], {}, (), 0, "   "], None
+    yield "pieces", [list(PIECES), dict(zip(PIECES, PIECES, strict=True))], None
 
 
 def run(cases: int, seed: int) -> int:

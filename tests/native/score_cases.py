@@ -76,9 +76,9 @@ def devset_cases() -> Iterator[tuple[str, Case]]:
             if line.strip():
                 data = json.loads(line)
                 case = Case(data["answer"], data["evidence"], data.get("user_prompt"))
-                yield f"{path.name}:{number}", case
+                yield f"{path.relative_to(TESTS)}:{number}", case
                 yield (
-                    f"{path.name}:{number} budget 300",
+                    f"{path.relative_to(TESTS)}:{number} budget 300",
                     Case(case.answer, case.evidence, case.user_prompt, {"work_budget": 300}),
                 )
 
