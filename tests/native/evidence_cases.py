@@ -1,154 +1,22 @@
-"""The evidence walk, native against the Python oracle (``scoring.corpus.collect``).
-
-Both results are brought to one plain shape (``python_plain`` and ``_native.collect``'s) and must
-be equal: fragments, scalar values (bit for bit) and rows, paths as rendered and their labels,
-sibling identity and keys, truncation reasons, arrays. ``run`` is the long-run mode:
-
-    python -m tests.native.evidence_cases --cases 100000 --seed 1
-"""
+"""Evidence to score: the benchmarks' inputs, hostile shapes (deep, huge, cyclic,
+broken, odd Python types) and generated items (``random_case``)."""
 
 from __future__ import annotations
 
-import argparse
 import datetime
 import decimal
 import json
 import math
 import random
-import sys
-import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 from benchmarks import adversarial_bench, scoring_bench
-from otel_groundedness import _native
-from otel_groundedness.scoring.corpus import Corpus, _key_text, collect, path_labels, render_path
 from otel_groundedness.scoring.engine import items
 from otel_groundedness.scoring.evidence import Evidence
 
-Plain = tuple[Any, ...]
-FIELDS = ("fragments", "scalar_values", "scalar_rows", "has_tool_evidence", "reasons", "arrays")
 CAPS = (0, 1, 2, 9, 64, 300, 4096, 262_144, 1 << 22)
-
-
-def python_plain(corpus: Corpus) -> Plain:
-    """The Python corpus in ``_native.collect``'s shape."""
-    ordinals: dict[int, int] = {}
-
-    def siblings(mapping: Mapping[Any, Any] | None) -> tuple[int, tuple[Any, ...]] | None:
-        """Its identity, and what later stages read of it: each key and each short string value
-        (labels, currency, a table's caption)."""
-        if mapping is None:
-            return None
-        ordinal = ordinals.setdefault(id(mapping), len(ordinals))
-        entries = tuple(
-            (key if type(key) is str else _key_text(key), _short_text(value, 200))
-            for key, value in mapping.items()
-        )
-        return ordinal, entries
-
-    def source(origin: Any) -> tuple[Any, ...]:
-        return (origin.index, origin.source_id, origin.kind, origin.name)
-
-    fragments = [
-        (source(f.source), render_path(f.path), path_labels(f.path), f.text, siblings(f.siblings))
-        for f in corpus.fragments
-    ]
-    rows = [
-        (
-            source(origin),
-            render_path(path),
-            path_labels(path),
-            (type(literal).__name__, literal if isinstance(literal, str) else repr(literal)),
-            currency,
-            siblings(mapping),
-            start,
-            end,
-        )
-        for origin, path, literal, currency, mapping, start, end in corpus.scalar_rows
-    ]
-    arrays = [
-        (
-            source(origin),
-            render_path(path),
-            min(len(rows_), TABLE_ROWS),
-            _table_rows(rows_),
-            siblings(mapping),
-        )
-        for origin, path, rows_, mapping in corpus.arrays
-    ]
-    values = [value.hex() for value in corpus.scalar_values]
-    return (fragments, values, rows, corpus.has_tool_evidence, sorted(corpus.reasons), arrays)
-
-
-# What a table reads of a JSON array: its first MAX_TABLE_CELLS rows (and whether it has more).
-TABLE_ROWS = 4097
-
-
-def _short_text(value: Any, chars: int) -> str | None:
-    return value if isinstance(value, str) and len(value) <= chars else None
-
-
-def _cell(value: Any) -> tuple[str, Any] | None:
-    if type(value) is float and math.isfinite(value):
-        return ("num", value)
-    if type(value) is int and -(10**308) < value < 10**308:
-        return ("num", float(value))
-    text = _short_text(value, 80)
-    return None if text is None else ("str", text)
-
-
-def _table_rows(rows: Sequence[Any]) -> list[tuple[Any, ...]]:
-    """Each row's cells, as ``_native.collect`` summarises them."""
-    summary: list[tuple[Any, ...]] = []
-    for row in rows[: TABLE_ROWS - 1]:
-        if isinstance(row, Mapping):
-            pairs = tuple(
-                (key if type(key) is str else _key_text(key), _cell(value)) for key, value in row.items()
-            )
-            summary.append(("map", pairs))
-        elif isinstance(row, list | tuple):
-            summary.append(("list", tuple(_cell(value) for value in row)))
-        else:
-            summary.append(("other",))
-    return summary
-
-
-def both(items: Sequence[Any], prompt: str | None, cap: int, every_string: bool) -> tuple[Plain, Plain]:
-    """Both engines on one input. Called from one frame: Python's JSON recursion limit depends on
-    the caller's stack, and the native engine reproduces it from there."""
-    try:
-        oracle = python_plain(collect(items, prompt, cap, every_string=every_string))
-    except Exception as error:  # the oracle raises on a few values (Decimal("sNaN")): so must the port
-        oracle = ("raises", type(error).__name__, str(error))
-    try:
-        fragments, values, rows, tool, reasons, arrays = _native.collect(items, prompt, cap, every_string)
-    except Exception as error:
-        return oracle, ("raises", type(error).__name__, str(error))
-    return oracle, (fragments, [value.hex() for value in values], rows, tool, reasons, arrays)
-
-
-def difference(items: Sequence[Any], prompt: str | None, cap: int, every_string: bool) -> str | None:
-    """None when both engines agree, else where they first differ."""
-    oracle, native = both(items, prompt, cap, every_string)
-    if oracle == native:
-        return None
-    if "raises" in (oracle[0], native[0]):
-        return f"cap={cap} every_string={every_string}: python {oracle!r:.300}, native {native!r:.300}"
-    for name, expected, got in zip(FIELDS, oracle, native, strict=True):
-        if expected != got:
-            if isinstance(expected, list) and isinstance(got, list):
-                at = next(
-                    (i for i, (a, b) in enumerate(zip(expected, got, strict=False)) if a != b),
-                    min(len(expected), len(got)),
-                )
-                expected = expected[at : at + 1] or f"(ends at {len(expected)})"
-                got = got[at : at + 1] or f"(ends at {len(got)})"
-                name = f"{name}[{at}]"
-            where = f"cap={cap} every_string={every_string} {name}"
-            return f"{where}:\n  python {expected!r:.600}\n  native {got!r:.600}"
-    return "differ"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -571,36 +439,3 @@ def hostile_cases() -> Iterator[Case]:
     yield "only prompt-kind evidence", [Evidence("12", kind="user_prompt")], None
     yield "empty items", [None, "", [], {}, (), 0, "   "], None
     yield "pieces", [list(PIECES), dict(zip(PIECES, PIECES, strict=True))], None
-
-
-def run(cases: int, seed: int) -> int:
-    """Compares ``cases`` generated cases; prints the rate and the first mismatch; returns the
-    number of mismatches."""
-    rng = random.Random(seed)
-    mismatches = 0
-    first: str | None = None
-    started = time.perf_counter()
-    for number in range(cases):
-        items, prompt, cap, every_string = random_case(rng)
-        found = difference(items, prompt, cap, every_string)
-        if found is not None:
-            mismatches += 1
-            if first is None:
-                first = f"case {number}: items={items!r:.400} prompt={prompt!r}\n{found}"
-    elapsed = time.perf_counter() - started
-    print(f"evidence: {cases} cases, {mismatches} mismatches, {cases / elapsed:,.0f} cases/s (seed {seed})")
-    if first is not None:
-        print("first mismatch:", first)
-    return mismatches
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--cases", type=int, default=10_000)
-    parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args(argv)
-    return 1 if run(args.cases, args.seed) else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
