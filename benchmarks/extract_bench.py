@@ -84,7 +84,7 @@ def _timings(call: Callable[[], object], iterations: int) -> list[float]:
     return samples
 
 
-_KINDS = list(ATOM_KINDS)
+_KINDS: list[str] = list(ATOM_KINDS)
 
 
 def extract(text: str) -> list[tuple[str, str, int, int, tuple[Any, ...]]]:

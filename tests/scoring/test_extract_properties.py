@@ -124,7 +124,7 @@ def test_any_text_yields_sane_deterministic_atoms(text: str, opts: dict[str, obj
 @given(text=texts, kinds=st.sets(st.sampled_from(ATOM_KINDS)))
 def test_kinds_filter_keeps_the_same_atoms(text: str, kinds: set[str]) -> None:
     everything = extract_atoms(text)
-    assert extract_atoms(text, kinds=kinds) == [a for a in everything if a.kind in kinds]  # type: ignore[arg-type]
+    assert extract_atoms(text, kinds=kinds) == [a for a in everything if a.kind in kinds]
 
 
 def test_one_megabyte_of_adversarial_text_completes_with_sane_atoms() -> None:
