@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from otel_groundedness._native import digit_relation, digit_variants, half_unit, mantissa, value_of, variant_windows
+from otel_groundedness._native import (
+    digit_relation,
+    digit_variants,
+    half_unit,
+    mantissa,
+    value_of,
+    variant_windows,
+)
 
 
 def centers_of(centers: tuple[int, int, int] | list[int]) -> list[int]:
