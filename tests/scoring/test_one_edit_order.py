@@ -3,8 +3,8 @@ rule, not the iteration order of a set of floats (which the native engine could 
 
 from __future__ import annotations
 
-from otel_groundedness.scoring import score
 from otel_groundedness._native import one_edit_numbers
+from otel_groundedness.scoring import score
 
 
 def test_the_smallest_edited_number_is_cited() -> None:
