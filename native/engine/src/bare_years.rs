@@ -34,31 +34,45 @@ pub fn year_of_number(atom: &Atom, written: &str) -> Option<i64> {
 /// Years one slip from `year` (not negative), nearest first: one more or less, then one changed
 /// digit or two adjacent digits swapped (1810: 1809, 1811, then 1010...1910, 1800...1890, 1801...).
 pub fn slipped_years(year: i64) -> Vec<i64> {
-    let mut found: Vec<i64> = vec![year - 1, year + 1];
+    let mut found: Vec<i64> = Vec::with_capacity(48);
+    found.extend([year - 1, year + 1]);
     let mut add = |digits: &[u8]| {
         let value = digits.iter().fold(0i64, |n, b| {
-            n.saturating_mul(10).saturating_add(i64::from(b - b'0'))
+            n.saturating_mul(10)
+                .saturating_add(i64::from(b.wrapping_sub(b'0')))
         });
         if !found.contains(&value) {
             found.push(value);
         }
     };
-    let digits = year.to_string().into_bytes();
+    // The decimal text of `year` (at most 20 bytes for an i64), without allocating.
+    let mut buffer = [0u8; 20];
+    let mut length = 0;
+    {
+        use std::io::Write;
+        let mut cursor = std::io::Cursor::new(&mut buffer[..]);
+        if write!(cursor, "{year}").is_ok() {
+            length = usize::try_from(cursor.position()).unwrap_or(0);
+        }
+    }
+    let digits = buffer.get(..length).unwrap_or_default();
+    let mut changed = [0u8; 20];
+    let changed = changed.get_mut(..length).unwrap_or_default();
     for (i, current) in digits.iter().enumerate() {
         for digit in b'0'..=b'9' {
             if digit != *current && (i > 0 || digit != b'0') {
-                let mut changed = digits.clone();
+                changed.copy_from_slice(digits);
                 if let Some(slot) = changed.get_mut(i) {
                     *slot = digit;
                 }
-                add(&changed);
+                add(changed);
             }
         }
         let next = digits.get(i + 1);
         if next.is_some_and(|next| next != current) && (i > 0 || digits.get(1) != Some(&b'0')) {
-            let mut swapped = digits.clone();
-            swapped.swap(i, i + 1);
-            add(&swapped);
+            changed.copy_from_slice(digits);
+            changed.swap(i, i + 1);
+            add(changed);
         }
     }
     found.retain(|other| *other != year);

@@ -660,11 +660,14 @@ impl EvidenceIndex {
             DateIndex::new(&readings, scalars)
         });
         let found = table.dates(mask, reading, budget);
+        if found.is_empty() {
+            return Vec::new();
+        }
         let date: Arc<str> = Arc::from(AtomKind::Date.as_str());
         let raw: Arc<str> = Arc::from("raw");
         found
-            .into_iter()
-            .filter_map(|(entry, matched)| {
+            .iter()
+            .filter_map(|&(entry, matched)| {
                 let hit = match entry {
                     DateEntry::Atom(at) => {
                         let (origin, value) = date_atoms.get(at)?;

@@ -31,8 +31,8 @@ fn date_queries(
         .map(|(mask, reading)| {
             let found = index
                 .dates(*mask, reading, &mut budget)
-                .into_iter()
-                .map(|(entry, matched)| match entry {
+                .iter()
+                .map(|&(entry, matched)| match entry {
                     DateEntry::Atom(position) => (("atom", position), matched),
                     DateEntry::Scalar(position) => (("scalar", position), matched),
                 })
