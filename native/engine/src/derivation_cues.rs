@@ -5,8 +5,9 @@
 //! "average", "grew", "of", "each", "="); the wording also narrows the operations tried, and it is
 //! what allows an absolute difference ("fell by $12,400"). Words are compared as a set.
 
-use std::collections::{BTreeSet, HashSet};
+use std::collections::BTreeSet;
 
+use crate::fxhash::FxHashSet as HashSet;
 use crate::label_words::AtomContext;
 use crate::pyunicode::{is_digit, is_space, is_word, letter_runs, lower};
 use crate::vocabulary::DerivedOperation::{

@@ -3,9 +3,9 @@
 //! What it says about itself (text, currency, label words, citation) is read off the corpus on
 //! demand; label words are computed once per hit, as Python caches them.
 
-use std::collections::HashSet;
 use std::sync::{Arc, OnceLock};
 
+use crate::fxhash::FxHashSet as HashSet;
 use crate::atoms::AtomValue;
 use crate::corpus::{Corpus, Literal};
 use crate::float_repr::py_float_repr;

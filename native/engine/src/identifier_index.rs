@@ -7,8 +7,8 @@
 //! character: its cost is bounded by the identifier's length and the alphabet, never by how many
 //! similar identifiers the evidence holds.
 
-use std::collections::HashMap;
 
+use crate::fxhash::FxHashMap as HashMap;
 use crate::budget::{WorkBudget, CANDIDATE, PROBE};
 
 /// Identifiers longer than this are matched exactly only (no one-edit search).

@@ -3,9 +3,9 @@
 //! (an answer without dates never pays for a date table), and every lookup charges the caller's
 //! work budget as Python's does. The evidence's tables (`tables()`) are `table_book.rs`'s.
 
-use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
+use crate::fxhash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use crate::atoms::{Atom, AtomValue};
 use crate::budget::{BudgetSpent, WorkBudget, PROBE};
 use crate::corpus::{Corpus, Literal, ScalarRow};
@@ -212,7 +212,7 @@ impl EvidenceIndex {
             numeric_hits: Default::default(),
             date_atoms: Vec::new(),
             identifier_hits: Vec::new(),
-            groups: HashMap::new(),
+            groups: HashMap::default(),
             dates: None,
             identifiers: None,
             units_by_dimension: None,
@@ -239,7 +239,7 @@ impl EvidenceIndex {
     fn extract_all(&mut self, extract: impl FnOnce(&str) -> Vec<Atom>, needs: &EvidenceNeeds) {
         let arena = &self.corpus.arena;
         let mut texts: Vec<&[u8]> = Vec::new();
-        let mut occurrences: HashMap<&[u8], usize> = HashMap::new();
+        let mut occurrences: HashMap<&[u8], usize> = HashMap::default();
         let mut fragments_of: Vec<Vec<usize>> = Vec::new();
         for (position, fragment) in self.corpus.fragments.iter().enumerate() {
             let text = arena.bytes(fragment.text);
@@ -524,7 +524,7 @@ impl EvidenceIndex {
     /// can say something.
     fn keyed_rows<T: Copy>(&mut self, read: impl Fn(&str) -> Option<T>) -> Vec<(usize, T)> {
         let keys = self.last_keys();
-        let mut said_by_key: HashMap<Vec<u8>, Option<T>> = HashMap::new();
+        let mut said_by_key: HashMap<Vec<u8>, Option<T>> = HashMap::default();
         for key in keys {
             if let LastKey::Text(text) = key {
                 said_by_key.insert(text.clone(), read(&lossy(text)));
@@ -563,7 +563,7 @@ impl EvidenceIndex {
     /// (position, unit) of the raw scalars whose nearest key names a unit, by dimension.
     fn unit_rows(&mut self) -> &UnitRows {
         if self.units_by_dimension.is_none() {
-            let mut found = UnitRows::new();
+            let mut found = UnitRows::default();
             for (position, unit) in self.keyed_rows(units::key_unit) {
                 found
                     .entry(units::dimension(unit))
@@ -572,7 +572,7 @@ impl EvidenceIndex {
             }
             self.units_by_dimension = Some(found);
         }
-        self.units_by_dimension.get_or_insert_with(HashMap::new)
+        self.units_by_dimension.get_or_insert_with(HashMap::default)
     }
 
     /// Evidence values in another unit of `target`'s dimension, converted into `target`: paid up

@@ -2,6 +2,7 @@
 //! (iteratively, and no further than the walk can read), the walk run with the GIL released, and
 //! `collect`'s result handed back as plain Python data for the differential tests.
 
+use groundedness_engine::fxhash::FxHashMap as HashMap;
 use groundedness_engine::corpus::{
     self, Corpus, Evidence, Item, Literal, Settings, Source, MAX_DEPTH,
 };
@@ -18,7 +19,6 @@ use pyo3::types::{
     PyBool, PyBytes, PyDict, PyFloat, PyInt, PyIterator, PyList, PyString, PyTuple, PyType,
 };
 use std::borrow::Cow;
-use std::collections::HashMap;
 
 pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(collect, module)?)
@@ -285,8 +285,8 @@ impl<'py> Converter<'py> {
             budget: max_bytes,
             deepest: 0,
             raised: None,
-            memo: HashMap::new(),
-            open_ids: HashMap::new(),
+            memo: HashMap::default(),
+            open_ids: HashMap::default(),
             labels: Vec::new(),
             tails: 0,
         })
@@ -892,7 +892,7 @@ fn plain<'py>(
     labels: &[Option<[Bound<'py, PyAny>; 3]>],
 ) -> PyResult<Bound<'py, PyTuple>> {
     let arena = &corpus.arena;
-    let mut ordinals: HashMap<NodeId, usize> = HashMap::new();
+    let mut ordinals: HashMap<NodeId, usize> = HashMap::default();
     let mut siblings = |node: Option<NodeId>| -> PyResult<Bound<'py, PyAny>> {
         let Some(node) = node else {
             return Ok(py.None().into_bound(py));

@@ -2,7 +2,7 @@
 //! `scoring/index.py`: an index of Python evidence answers a list of lookups, each hit as plain
 //! data, with the budget left after each lookup.
 
-use std::collections::HashSet;
+use groundedness_engine::fxhash::FxHashSet as HashSet;
 use std::sync::Arc;
 
 use groundedness_engine::budget::WorkBudget;

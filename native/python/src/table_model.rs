@@ -3,9 +3,10 @@
 //! `scoring/table_derivations.py`.
 
 use std::borrow::Cow;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use groundedness_engine::fxhash::FxHashSet as HashSet;
 use groundedness_engine::budget::WorkBudget;
 use groundedness_engine::corpus::{self, Corpus, Evidence, Item, Settings, Source};
 use groundedness_engine::fsum::FsumError;
