@@ -2,9 +2,9 @@
 //! `scoring/index.py`: an index of Python evidence answers a list of lookups, each hit as plain
 //! data, with the budget left after each lookup.
 
-use groundedness_engine::fxhash::FxHashSet as HashSet;
 use std::sync::Arc;
 
+use groundedness_engine::fxhash::FxHashSet as HashSet;
 use groundedness_engine::budget::WorkBudget;
 use groundedness_engine::corpus::Corpus;
 use groundedness_engine::digits;
@@ -52,6 +52,16 @@ pub(crate) fn citation_tuple<'py>(
     labels: &SourceLabels<'py>,
     cited: &Citation,
 ) -> PyResult<Bound<'py, PyTuple>> {
+    PyTuple::new(py, citation_fields(py, labels, cited)?)
+}
+
+/// `(evidence_index, source_id, source_kind, name, path, start, end, text, cell)` of a citation;
+/// an `Evidence` item's labels are cited as the caller gave them.
+pub(crate) fn citation_fields<'py>(
+    py: Python<'py>,
+    labels: &SourceLabels<'py>,
+    cited: &Citation,
+) -> PyResult<[Bound<'py, PyAny>; 9]> {
     let given = cited
         .evidence_index
         .and_then(|index| labels.get(index))
@@ -64,18 +74,17 @@ pub(crate) fn citation_tuple<'py>(
             optional(py, cited.name.as_deref())?,
         ],
     };
-    (
-        cited.evidence_index,
+    Ok([
+        cited.evidence_index.into_pyobject(py)?.into_any(),
         source_id,
         source_kind,
         name,
         optional(py, cited.path.as_deref())?,
-        cited.start,
-        cited.end,
+        cited.start.into_pyobject(py)?.into_any(),
+        cited.end.into_pyobject(py)?.into_any(),
         py_text(py, &cited.text)?,
         optional(py, cited.cell.as_deref())?,
-    )
-        .into_pyobject(py)
+    ])
 }
 
 /// `(kind, text, number, tolerance, currency, unit, key_unit, sorted words, citation)`, citation

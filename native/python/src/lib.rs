@@ -15,6 +15,7 @@ mod index;
 mod numeric_group;
 mod operand_families;
 mod policy;
+mod report;
 mod rules;
 mod score;
 mod table_book;
