@@ -231,10 +231,15 @@ def operand_families(
 # (evidence_index, source_id, source_kind, name, path, start, end, text, cell)
 _Cited = tuple[int | None, Any, Any, Any, str | None, int | None, int | None, str, str | None]
 
+# With `types` = (AtomVerdict, Citation), each verdict but a derived figure's is an AtomVerdict.
 def score(
-    answer: str, items: Iterable[Any], user_prompt: str | None, policy: Any
+    answer: str,
+    items: Iterable[Any],
+    user_prompt: str | None,
+    policy: Any,
+    types: tuple[type, type] | None = None,
 ) -> tuple[
-    list[tuple[str, int, int, float | str | None, str, str, _Cited | None, str | None, list[_Cited]]],
+    list[Any | tuple[str, int, int, float | str | None, str, str, _Cited | None, str | None, list[_Cited]]],
     bool,
     list[str],
     bool,

@@ -23,6 +23,8 @@ pub fn date_mask(reading: &Reading) -> u8 {
 }
 
 type Key = (u8, Option<i64>, Option<i64>, Option<i64>);
+/// One mask's table: readings by the components the mask names, exact granularity first.
+type Table = FxHashMap<Key, Vec<(DateEntry, Reading)>>;
 
 fn key(mask: u8, reading: &Reading) -> Key {
     (
@@ -54,7 +56,7 @@ pub struct DateIndex {
     readings: Vec<(usize, Reading, u8)>,
     scalars: Vec<RawYear>,
     /// One table per component mask (0..8), made on first use.
-    tables: [Option<FxHashMap<Key, Vec<(DateEntry, Reading)>>>; 8],
+    tables: [Option<Table>; 8],
 }
 
 impl DateIndex {
@@ -76,8 +78,8 @@ impl DateIndex {
         }
     }
 
-    fn table(&self, mask: u8) -> FxHashMap<Key, Vec<(DateEntry, Reading)>> {
-        let mut table: FxHashMap<Key, Vec<(DateEntry, Reading)>> = FxHashMap::default();
+    fn table(&self, mask: u8) -> Table {
+        let mut table = Table::default();
         if mask == YEAR {
             for (position, raw) in self.scalars.iter().enumerate() {
                 let year = raw.value;
