@@ -29,7 +29,6 @@
 use std::collections::hash_map::Entry;
 use std::sync::Arc;
 
-use crate::fxhash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use crate::atoms::{Atom, Quantity};
 use crate::budget::{WorkBudget, CANDIDATE, PROBE};
 use crate::derivation::{Derivation, Stop};
@@ -38,6 +37,7 @@ use crate::derivation_cues::{
 };
 use crate::derivation_search::{candidates, pairs, Best, PairTarget};
 use crate::fsum::{fsum, FsumError};
+use crate::fxhash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use crate::hit::Hit;
 use crate::index::{EvidenceIndex, EvidenceNeeds};
 use crate::label_words::AtomContext;

@@ -4,7 +4,6 @@
 //! A figure is reduced to its mantissa (significant digits, trailing zeros removed) and decimal
 //! exponent, so `$1,243,500`, `1243500.00` and `1.2435e6` all read `("12435", 6)`.
 
-
 use crate::fxhash::FxHashSet as HashSet;
 use crate::vocabulary::Reason;
 

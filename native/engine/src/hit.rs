@@ -5,10 +5,10 @@
 
 use std::sync::{Arc, OnceLock};
 
-use crate::fxhash::FxHashSet as HashSet;
 use crate::atoms::AtomValue;
 use crate::corpus::{Corpus, Literal};
 use crate::float_repr::py_float_repr;
+use crate::fxhash::FxHashSet as HashSet;
 use crate::label_words;
 use crate::pytext::{len_chars, lossy};
 use crate::table_model::{Currency, Place};

@@ -5,12 +5,12 @@
 
 use std::sync::Arc;
 
-use crate::fxhash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use crate::atoms::{Atom, AtomValue};
 use crate::budget::{BudgetSpent, WorkBudget, PROBE};
 use crate::corpus::{Corpus, Literal, ScalarRow};
 use crate::date_index::{DateEntry, DateIndex, RawYear, Reading};
 use crate::digits::VariantWindows;
+use crate::fxhash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use crate::hit::{Hit, Origin};
 use crate::identifier_index::IdentifierIndex;
 use crate::numeric_group::NumericGroup;

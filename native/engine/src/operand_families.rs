@@ -7,9 +7,9 @@
 
 use std::sync::Arc;
 
-use crate::fxhash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use crate::budget::{BudgetSpent, WorkBudget, ATOM, CANDIDATE};
 use crate::corpus::Corpus;
+use crate::fxhash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use crate::hit::{Hit, Origin};
 use crate::index::EvidenceIndex;
 use crate::label_words::{json_words, words};

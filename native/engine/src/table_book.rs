@@ -6,9 +6,9 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
-use crate::fxhash::FxHashSet as HashSet;
 use crate::budget::{BudgetSpent, WorkBudget, CANDIDATE, PROBE};
 use crate::corpus::Corpus;
+use crate::fxhash::FxHashSet as HashSet;
 use crate::hit::{CellOrigin, Hit, Origin};
 use crate::pyhtml::ReferenceTooLong;
 use crate::pytext::{len_chars, lossy};

@@ -10,9 +10,9 @@
 
 use std::collections::BTreeSet;
 
-use crate::fxhash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use crate::budget::{BudgetSpent, WorkBudget, PROBE};
 use crate::fsum::{fsum, FsumError};
+use crate::fxhash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use crate::pyunicode::{ignorecase_prefix, is_digit, is_space, is_word};
 use crate::table_model::{Cell, Currency, Table};
 use crate::vocabulary::DerivedOperation;

@@ -10,9 +10,9 @@
 
 use std::borrow::Cow;
 
-use crate::fxhash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use crate::corpus::currency_of;
 use crate::float_repr::py_float_repr;
+use crate::fxhash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use crate::keyed::parse_decimal;
 use crate::label_words::words;
 use crate::paths::{Key, PathId};

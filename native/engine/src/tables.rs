@@ -5,7 +5,6 @@
 //! Each Python regular expression is re-expressed as a scan with Python's character classes
 //! (`pyunicode`), its backtracking resolved by hand where the grammar allows only one reading.
 
-
 use crate::fxhash::FxHashSet as HashSet;
 use crate::label_words::words;
 use crate::pyunicode::{

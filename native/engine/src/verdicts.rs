@@ -11,7 +11,6 @@
 
 use std::sync::Arc;
 
-use crate::fxhash::FxHashSet as HashSet;
 use crate::atoms::{Atom, AtomValue, CalendarDate, Identifier, Quantity, Reading};
 use crate::bare_years;
 use crate::budget::{WorkBudget, PROBE};
@@ -20,6 +19,7 @@ use crate::date_index::{self, date_mask, DAY, MONTH, YEAR};
 use crate::derivation::{Derivation, Stop};
 use crate::derivations::Deriver;
 use crate::digits::{mantissa, relation, variant_windows, Mantissa, MAX_MANTISSA_DIGITS};
+use crate::fxhash::FxHashSet as HashSet;
 use crate::hit::Hit;
 pub use crate::identifier_index::one_edit_apart;
 use crate::identifier_index::one_edit_numbers;

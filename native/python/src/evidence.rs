@@ -2,11 +2,11 @@
 //! (iteratively, and no further than the walk can read), the walk run with the GIL released, and
 //! `collect`'s result handed back as plain Python data for the differential tests.
 
-use groundedness_engine::fxhash::FxHashMap as HashMap;
 use groundedness_engine::corpus::{
     self, Corpus, Evidence, Item, Literal, Settings, Source, MAX_DEPTH,
 };
 use groundedness_engine::float_repr::py_float_repr;
+use groundedness_engine::fxhash::FxHashMap as HashMap;
 use groundedness_engine::keyed::parse_decimal;
 use groundedness_engine::offsets::CharOffsets;
 use groundedness_engine::pytext::{at_most_chars, char_prefix, lossy, lstrip, strip};

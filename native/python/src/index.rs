@@ -4,10 +4,10 @@
 
 use std::sync::Arc;
 
-use groundedness_engine::fxhash::FxHashSet as HashSet;
 use groundedness_engine::budget::WorkBudget;
 use groundedness_engine::corpus::Corpus;
 use groundedness_engine::digits;
+use groundedness_engine::fxhash::FxHashSet as HashSet;
 use groundedness_engine::hit::{Citation, Hit};
 use groundedness_engine::index::{EvidenceIndex, EvidenceNeeds, GroupError};
 use groundedness_engine::scorer::Extraction;

@@ -7,8 +7,8 @@ use std::borrow::Cow;
 use groundedness_engine::offsets::CharOffsets;
 use groundedness_engine::pytext::lossy;
 use groundedness_engine::scorer::{self, normalized, Normalized, Scored};
-use pyo3::prelude::*;
 use pyo3::intern;
+use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple, PyType};
 
 use crate::boundary::{detached, NativeEngineError};
@@ -104,12 +104,18 @@ fn verdicts<'py>(
             out.push(instance(
                 verdict_type,
                 &[
-                    (intern!(py, "kind"), &PyString::new(py, atom.kind.as_str()).into_any()),
+                    (
+                        intern!(py, "kind"),
+                        &PyString::new(py, atom.kind.as_str()).into_any(),
+                    ),
                     (intern!(py, "text"), &text),
                     (intern!(py, "value"), &value),
                     (intern!(py, "start"), &start.into_pyobject(py)?.into_any()),
                     (intern!(py, "end"), &end.into_pyobject(py)?.into_any()),
-                    (intern!(py, "verdict"), &PyString::new(py, verdict).into_any()),
+                    (
+                        intern!(py, "verdict"),
+                        &PyString::new(py, verdict).into_any(),
+                    ),
                     (
                         intern!(py, "reason"),
                         &PyString::new(py, judgement.reason.as_str()).into_any(),

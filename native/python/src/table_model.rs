@@ -6,10 +6,10 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use groundedness_engine::fxhash::FxHashSet as HashSet;
 use groundedness_engine::budget::WorkBudget;
 use groundedness_engine::corpus::{self, Corpus, Evidence, Item, Settings, Source};
 use groundedness_engine::fsum::FsumError;
+use groundedness_engine::fxhash::FxHashSet as HashSet;
 use groundedness_engine::offsets::CharOffsets;
 use groundedness_engine::paths::Paths;
 use groundedness_engine::table_derivations::{self, SearchError, TableTarget};

@@ -1,7 +1,6 @@
 //! The text-table leaves of the engine with plain Python data in and out, for the differential
 //! tests against `scoring/tables.py` and `scoring/table_text.py`.
 
-
 use groundedness_engine::fxhash::FxHashSet as HashSet;
 use groundedness_engine::offsets::CharOffsets;
 use groundedness_engine::{table_text, tables};

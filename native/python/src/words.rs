@@ -1,10 +1,9 @@
 //! The word, digit and derivation-cue leaves of the engine with plain Python data in and out,
 //! for the differential tests against the Python engine. Offsets in and out are code points.
 
-
-use groundedness_engine::fxhash::FxHashSet as HashSet;
 use groundedness_engine::derivation_cues::{self, Operations};
 use groundedness_engine::digits::{self, Centers, Mantissa, Overflow};
+use groundedness_engine::fxhash::FxHashSet as HashSet;
 use groundedness_engine::label_words::{self, AtomContext};
 use groundedness_engine::vocabulary::DerivedOperation;
 use groundedness_engine::{pyunicode, units};
