@@ -7,7 +7,6 @@
 
 use std::collections::BTreeSet;
 
-use crate::fxhash::FxHashSet as HashSet;
 use crate::label_words::AtomContext;
 use crate::pyunicode::{is_digit, is_space, is_word, letter_runs, lower};
 use crate::vocabulary::DerivedOperation::{
@@ -235,19 +234,23 @@ pub fn operations_in(text: &str, percent: bool) -> Operations {
     if text.is_empty() {
         return found;
     }
-    let text = text.replace("**", " "); // markdown bold ("It is **3.85**."), no multiplication
-    let lowered = lower(&text);
-    let tokens: Vec<&str> = letter_runs(&lowered).collect();
-    let words: HashSet<&str> = tokens.iter().copied().collect();
-    let pairs: Vec<(&str, &str)> = tokens
-        .windows(2)
-        .filter_map(|pair| match pair {
-            [first, second] => Some((*first, *second)),
-            _ => None,
-        })
-        .collect();
+    // Markdown bold ("It is **3.85**."), no multiplication.
+    let text = if text.contains("**") {
+        std::borrow::Cow::Owned(text.replace("**", " "))
+    } else {
+        std::borrow::Cow::Borrowed(text)
+    };
+    let text = text.as_ref();
+    let lowered = lower(text);
+    // Python compares the words as a set: any/all over the tokens read the same.
+    let words: Vec<&str> = letter_runs(&lowered).collect();
     let any_word = |test: fn(&str) -> bool| words.iter().any(|word| test(word));
-    let any_pair = |test: fn((&str, &str)) -> bool| pairs.iter().any(|pair| test(*pair));
+    let any_pair = |test: fn((&str, &str)) -> bool| {
+        words.windows(2).any(|pair| match pair {
+            [first, second] => test((first, second)),
+            _ => false,
+        })
+    };
     if text.contains('=') {
         found.extend([
             Sum,
@@ -289,10 +292,10 @@ pub fn operations_in(text: &str, percent: bool) -> Operations {
     if change {
         found.insert(Difference);
     }
-    if any_word(is_each) || words.contains("ratio") || divides {
+    if any_word(is_each) || words.contains(&"ratio") || divides {
         found.insert(Ratio);
     }
-    if any_word(is_product) || text.contains('×') || text.contains('*') || times_x(&text) {
+    if any_word(is_product) || text.contains('×') || text.contains('*') || times_x(text) {
         found.insert(Product);
     }
     found.retain(|operation| !matches!(operation, PctChange | PpDifference));
