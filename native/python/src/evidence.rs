@@ -61,9 +61,9 @@ pub(crate) fn walk<'py>(
         max_bytes: max_evidence_bytes,
         every_string,
         json_nesting_at_walk: json_nesting_at_walk(py, converter.deepest)?,
-        max_int_digits: py
-            .import("sys")?
-            .call_method0("get_int_max_str_digits")?
+        max_int_digits: INT_MAX_STR_DIGITS
+            .import(py, "sys", "get_int_max_str_digits")?
+            .call0()?
             .extract()?,
     };
     let corpus = py.detach(move || corpus::collect(evidence, settings));
@@ -134,6 +134,10 @@ static DECIMAL: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 static DATE: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 static TIME: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 static EVIDENCE: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+/// `10 ** 308`, made once.
+static LARGEST_INT: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+/// `sys.get_int_max_str_digits` (called on every walk: the limit can change at run time).
+static INT_MAX_STR_DIGITS: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
 
 /// Containers are converted this deep: the walk stops at `MAX_DEPTH` frames, and its stack can
 /// lag the nesting by one (a record of a list of records is read before its frame is pushed).
@@ -276,7 +280,12 @@ impl<'py> Converter<'py> {
             evidence: EVIDENCE
                 .import(py, "otel_groundedness.scoring.evidence", "Evidence")?
                 .clone(),
-            largest_int: PyInt::new(py, 10).pow(308, py.None())?,
+            largest_int: LARGEST_INT
+                .get_or_try_init(py, || -> PyResult<Py<PyAny>> {
+                    Ok(PyInt::new(py, 10).pow(308, py.None())?.unbind())
+                })?
+                .bind(py)
+                .clone(),
         };
         Ok(Converter {
             py,
