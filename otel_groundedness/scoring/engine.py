@@ -69,6 +69,8 @@ def score(
 def readable(text: str) -> str:
     """``text`` with each lone surrogate as U+FFFD (same length): no UTF-8 export (OTLP, JSON) can
     carry one, so the answer is read and quoted with the replacement character."""
+    if text.isascii():  # O(1) for a str: no surrogate, no copy made
+        return text
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:

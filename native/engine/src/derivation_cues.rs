@@ -166,7 +166,11 @@ fn without_changes(mut found: Operations) -> Operations {
 pub fn cued_operations(around: &AtomContext<'_>, percent: bool) -> Operations {
     for near in [true, false] {
         let (before, after) = around.window_text(near);
-        let found = operations_in(&format!("{before} {after}"), percent);
+        let mut between = String::with_capacity(before.len() + 1 + after.len());
+        between.push_str(before);
+        between.push(' ');
+        between.push_str(after);
+        let found = operations_in(&between, percent);
         if !found.is_empty() {
             return if ends_change(before) {
                 without_changes(found)
