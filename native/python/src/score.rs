@@ -194,14 +194,23 @@ fn score<'py>(
     .map_err(|why| NativeEngineError::new_err(format!("native engine refused the input: {why}")))?;
     let reasons: Vec<&str> = scored.truncation.iter().map(|r| r.as_str()).collect();
     let figures = scored.figures.map(|f| (f.ratio, f.sentences, f.strict));
-    (
-        verdicts(py, &scored, &labels, answer, types.as_ref())?,
+    let found = verdicts(py, &scored, &labels, answer, types.as_ref())?;
+    let (no_evidence, answer_truncated, label) = (
         scored.no_evidence,
-        reasons,
         scored.answer_truncated,
-        scored.atoms.len() - scored.judged.len(),
-        figures,
         scored.label.as_str(),
+    );
+    let unchecked = scored.atoms.len() - scored.judged.len();
+    // The engine's index and atoms are freed without the GIL (other threads score meanwhile).
+    py.detach(move || drop(scored));
+    (
+        found,
+        no_evidence,
+        reasons,
+        answer_truncated,
+        unchecked,
+        figures,
+        label,
     )
         .into_pyobject(py)
 }
