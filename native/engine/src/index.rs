@@ -461,17 +461,24 @@ impl EvidenceIndex {
     fn last_keys(&mut self) -> &HashSet<LastKey> {
         let corpus = &self.corpus;
         self.last_keys.get_or_insert_with(|| {
-            corpus
-                .scalar_rows
-                .iter()
-                .filter_map(|row| {
-                    let (_, key) = corpus.paths.link(row.path?)?;
-                    match key {
-                        Key::Text(span) => Some(LastKey::Text(corpus.arena.bytes(span).to_vec())),
-                        Key::Index(at) => Some(LastKey::Index(at)),
-                        Key::Somewhere => None,
+            // Distinct keys found by borrowed text first: each is copied once, not once per row.
+            let mut texts: HashSet<&[u8]> = HashSet::default();
+            let mut indices: HashSet<u32> = HashSet::default();
+            for row in &corpus.scalar_rows {
+                match row.path.and_then(|path| corpus.paths.link(path)) {
+                    Some((_, Key::Text(span))) => {
+                        texts.insert(corpus.arena.bytes(span));
                     }
-                })
+                    Some((_, Key::Index(at))) => {
+                        indices.insert(at);
+                    }
+                    Some((_, Key::Somewhere)) | None => {}
+                }
+            }
+            texts
+                .into_iter()
+                .map(|text| LastKey::Text(text.to_vec()))
+                .chain(indices.into_iter().map(LastKey::Index))
                 .collect()
         })
     }
