@@ -59,7 +59,7 @@ pub struct Hit {
     /// The value on its group's scale.
     pub number: f64,
     pub tolerance: f64,
-    words: OnceLock<HashSet<String>>,
+    words: OnceLock<Arc<HashSet<String>>>,
 }
 
 /// `Citation` of `scoring/results.py`; offsets in code points.
@@ -155,6 +155,11 @@ impl Hit {
 
     /// Label words tied to this value: JSON keys, short sibling labels, text around it.
     pub fn words(&self, corpus: &Corpus) -> &HashSet<String> {
+        self.shared_words(corpus)
+    }
+
+    /// `words`, shared (an operand keeps its hit's words without copying them).
+    pub fn shared_words(&self, corpus: &Corpus) -> &Arc<HashSet<String>> {
         self.words.get_or_init(|| {
             let arena = &corpus.arena;
             let ((path, nearest), siblings) = match &self.origin {
@@ -209,7 +214,7 @@ impl Hit {
                 }
                 Origin::Scalar(_) => {}
             }
-            found
+            Arc::new(found)
         })
     }
 

@@ -156,14 +156,14 @@ impl Operands {
             let Origin::Fragment { fragment, .. } = hit.origin else {
                 continue;
             };
-            let key: HashSet<String> = hit.words(corpus).clone();
+            let key = Arc::clone(hit.shared_words(corpus));
             let operand = self.add(
                 hit.number,
                 hit.currency(corpus),
                 hit.unit(),
                 Arc::clone(&hit.kind),
                 Ref::Text(Arc::clone(&hit)),
-                Arc::new(key),
+                key,
             );
             self.by_origin
                 .insert(OriginKey::Hit(arc_key(&hit)), operand);
