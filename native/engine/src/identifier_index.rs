@@ -118,7 +118,7 @@ impl IdentifierIndex {
                 variants.add(&[head, &[next], after]); // substituted
                 variants.add(&[head, &[next], rest]); // inserted
                 jumps += 1;
-                position = past(forms, &[head, &[next]].concat(), position);
+                position = past(forms, head, next, position);
             }
         }
         variants.remove(&word);
@@ -184,32 +184,46 @@ impl Variants {
     }
 }
 
-/// The first position at or after `position` whose form does not start with `prefix`.
-fn past(forms: &[Form], prefix: &[char], position: usize) -> usize {
-    let successor = prefix.split_last().and_then(|(last, head)| {
-        // The next code point that is a char (Python's next one may be a surrogate, which no form
-        // of valid text holds, so both bound the same forms).
-        let mut code = *last as u32 + 1;
-        if (0xD800..0xE000).contains(&code) {
-            code = 0xE000;
-        }
-        char::from_u32(code).map(|next| [head, &[next]].concat())
-    });
-    match successor {
-        Some(bound) => {
+/// The first position at or after `position` whose form does not start with `head` + `last`
+/// (read without joining them).
+fn past(forms: &[Form], head: &[char], last: char, position: usize) -> usize {
+    // The next code point that is a char (Python's next one may be a surrogate, which no form of
+    // valid text holds, so both bound the same forms).
+    let mut code = last as u32 + 1;
+    if (0xD800..0xE000).contains(&code) {
+        code = 0xE000;
+    }
+    match char::from_u32(code) {
+        Some(next) => {
             position
                 + forms
                     .get(position..)
                     .unwrap_or_default()
-                    .partition_point(|form| form.as_slice() < bound.as_slice())
+                    .partition_point(|form| below(form, head, next))
         }
         None => {
             let mut at = position;
-            while forms.get(at).is_some_and(|form| form.starts_with(prefix)) {
+            while forms
+                .get(at)
+                .is_some_and(|form| form.starts_with(head) && form.get(head.len()) == Some(&last))
+            {
                 at += 1;
             }
             at
         }
+    }
+}
+
+/// `form < head + [last]`, lexicographically.
+fn below(form: &[char], head: &[char], last: char) -> bool {
+    match form.get(..head.len()) {
+        Some(start) => match start.cmp(head) {
+            std::cmp::Ordering::Less => true,
+            std::cmp::Ordering::Greater => false,
+            std::cmp::Ordering::Equal => !matches!(form.get(head.len()), Some(c) if *c >= last),
+        },
+        // Shorter than `head`: the comparison ends within `head`.
+        None => form < head,
     }
 }
 
@@ -276,6 +290,21 @@ pub fn one_edit_numbers(digits: &str) -> Vec<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn below_compares_with_the_joined_prefix() {
+        let f = |text: &str| text.chars().collect::<Vec<char>>();
+        for form in ["", "a", "ab", "abc", "abd", "abb", "ac", "b", "aa", "abcz"] {
+            for (head, last) in [("", 'b'), ("a", 'c'), ("ab", 'd'), ("abc", 'a'), ("b", 'a')] {
+                let joined: Vec<char> = f(head).into_iter().chain([last]).collect();
+                assert_eq!(
+                    below(&f(form), &f(head), last),
+                    f(form) < joined,
+                    "{form} vs {head}+{last}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn finds_identifiers_one_edit_away_first_occurrence_each() {
