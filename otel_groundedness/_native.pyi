@@ -12,12 +12,17 @@ def vocabularies() -> list[tuple[str, list[str]]]: ...
 _Cited = tuple[int | None, Any, Any, Any, str | None, int | None, int | None, str, str | None]
 
 # score.rs: per judged atom (kind, start, end, normalized value, verdict, reason, citation,
-# operation, operands' citations), no_evidence, truncation reasons, answer_truncated, atoms
+# operation, operands' citations), or with `types` = (AtomVerdict, Citation) an AtomVerdict for
+# each atom but a derived figure; no_evidence, truncation reasons, answer_truncated, atoms
 # unchecked, (score, sentence score, strict pass) or None, label.
 def score(
-    answer: str, items: Iterable[Any], user_prompt: str | None, policy: Any
+    answer: str,
+    items: Iterable[Any],
+    user_prompt: str | None,
+    policy: Any,
+    types: tuple[type, type] | None = None,
 ) -> tuple[
-    list[tuple[str, int, int, float | str | None, str, str, _Cited | None, str | None, list[_Cited]]],
+    list[Any | tuple[str, int, int, float | str | None, str, str, _Cited | None, str | None, list[_Cited]]],
     bool,
     list[str],
     bool,

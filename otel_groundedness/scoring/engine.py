@@ -22,6 +22,7 @@ from otel_groundedness.scoring.results import (
 
 DEFAULT_POLICY = GroundednessPolicy()
 _SURROGATE = re.compile("[\ud800-\udfff]")
+_REPORT_TYPES = (AtomVerdict, Citation)
 
 # (evidence_index, source_id, source_kind, name, path, start, end, text, cell)
 _Cited = tuple[Any, ...]
@@ -39,16 +40,18 @@ def score(
         raise TypeError(f"answer must be a str, got {type(answer).__name__}")
     policy = policy or DEFAULT_POLICY
     answer = readable(answer)
-    found = _native.score(answer, items(evidence), user_prompt, policy)
+    found = _native.score(answer, items(evidence), user_prompt, policy, _REPORT_TYPES)
     verdicts, no_evidence, reasons, answer_truncated, unchecked, figures, label = found
-    judged = tuple(_verdict(answer, verdict) for verdict in verdicts)
+    # The engine makes each verdict an `AtomVerdict`, but for a derived figure (its citation's
+    # text is `derivation_formula`'s).
+    judged = [verdict if type(verdict) is AtomVerdict else _verdict(answer, verdict) for verdict in verdicts]
     ratio, sentences, strict = figures if figures is not None else (None, None, None)
     return GroundednessReport(
         score=ratio,
         total_atoms=len(judged),
-        supported=tuple(v for v in judged if v.verdict == "supported"),
-        contradicted=tuple(v for v in judged if v.verdict == "contradicted"),
-        unsupported=tuple(v for v in judged if v.verdict == "unsupported"),
+        supported=tuple([v for v in judged if v.verdict == "supported"]),
+        contradicted=tuple([v for v in judged if v.verdict == "contradicted"]),
+        unsupported=tuple([v for v in judged if v.verdict == "unsupported"]),
         no_factual_content=not judged,
         no_evidence=no_evidence,
         evidence_truncated=bool(reasons),
@@ -66,6 +69,8 @@ def score(
 def readable(text: str) -> str:
     """``text`` with each lone surrogate as U+FFFD (same length): no UTF-8 export (OTLP, JSON) can
     carry one, so the answer is read and quoted with the replacement character."""
+    if text.isascii():  # O(1) for a str: no surrogate, no copy made
+        return text
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:

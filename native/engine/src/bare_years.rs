@@ -34,31 +34,57 @@ pub fn year_of_number(atom: &Atom, written: &str) -> Option<i64> {
 /// Years one slip from `year` (not negative), nearest first: one more or less, then one changed
 /// digit or two adjacent digits swapped (1810: 1809, 1811, then 1010...1910, 1800...1890, 1801...).
 pub fn slipped_years(year: i64) -> Vec<i64> {
-    let mut found: Vec<i64> = vec![year - 1, year + 1];
+    let mut found: Vec<i64> = Vec::with_capacity(48);
+    found.extend([year - 1, year + 1]);
     let mut add = |digits: &[u8]| {
         let value = digits.iter().fold(0i64, |n, b| {
-            n.saturating_mul(10).saturating_add(i64::from(b - b'0'))
+            n.saturating_mul(10)
+                .saturating_add(i64::from(b.wrapping_sub(b'0')))
         });
         if !found.contains(&value) {
             found.push(value);
         }
     };
-    let digits = year.to_string().into_bytes();
+    // The decimal text of `year` (at most 20 bytes for an i64), without allocating.
+    let mut buffer = [0u8; 20];
+    let mut length = 0;
+    let mut rest = year.unsigned_abs();
+    loop {
+        if let Some(slot) = buffer.get_mut(length) {
+            *slot = b'0' + (rest % 10) as u8;
+        }
+        length += 1;
+        rest /= 10;
+        if rest == 0 || length >= buffer.len() {
+            break;
+        }
+    }
+    if year < 0 && length < buffer.len() {
+        if let Some(slot) = buffer.get_mut(length) {
+            *slot = b'-';
+        }
+        length += 1;
+    }
+    let digits = buffer.get_mut(..length).unwrap_or_default();
+    digits.reverse();
+    let digits: &[u8] = digits;
+    let mut changed = [0u8; 20];
+    let changed = changed.get_mut(..length).unwrap_or_default();
     for (i, current) in digits.iter().enumerate() {
         for digit in b'0'..=b'9' {
             if digit != *current && (i > 0 || digit != b'0') {
-                let mut changed = digits.clone();
+                changed.copy_from_slice(digits);
                 if let Some(slot) = changed.get_mut(i) {
                     *slot = digit;
                 }
-                add(&changed);
+                add(changed);
             }
         }
         let next = digits.get(i + 1);
         if next.is_some_and(|next| next != current) && (i > 0 || digits.get(1) != Some(&b'0')) {
-            let mut swapped = digits.clone();
-            swapped.swap(i, i + 1);
-            add(&swapped);
+            changed.copy_from_slice(digits);
+            changed.swap(i, i + 1);
+            add(changed);
         }
     }
     found.retain(|other| *other != year);
@@ -75,5 +101,57 @@ mod tests {
         assert_eq!(slips.get(..4), Some(&[1809, 1811, 2810, 3810][..]));
         assert!(slips.contains(&1801) && slips.contains(&8110) && !slips.contains(&1810));
         assert!(!slips.contains(&810)); // no leading zero
+    }
+
+    /// The former allocating version, digit by digit from `to_string`.
+    fn reference(year: i64) -> Vec<i64> {
+        let mut found: Vec<i64> = vec![year - 1, year + 1];
+        let mut add = |digits: &[u8]| {
+            let value = digits.iter().fold(0i64, |n, b| {
+                n.saturating_mul(10)
+                    .saturating_add(i64::from(b.wrapping_sub(b'0')))
+            });
+            if !found.contains(&value) {
+                found.push(value);
+            }
+        };
+        let digits = year.to_string().into_bytes();
+        for (i, current) in digits.iter().enumerate() {
+            for digit in b'0'..=b'9' {
+                if digit != *current && (i > 0 || digit != b'0') {
+                    let mut changed = digits.clone();
+                    changed[i] = digit;
+                    add(&changed);
+                }
+            }
+            let next = digits.get(i + 1);
+            if next.is_some_and(|next| next != current) && (i > 0 || digits.get(1) != Some(&b'0')) {
+                let mut swapped = digits.clone();
+                swapped.swap(i, i + 1);
+                add(&swapped);
+            }
+        }
+        found.retain(|other| *other != year);
+        found
+    }
+
+    #[test]
+    fn same_slips_as_the_decimal_text_gives() {
+        for year in [
+            0,
+            7,
+            10,
+            21,
+            99,
+            1810,
+            2099,
+            123_456,
+            -5,
+            -1810,
+            i64::MAX - 1,
+            i64::MIN + 1,
+        ] {
+            assert_eq!(slipped_years(year), reference(year), "{year}");
+        }
     }
 }

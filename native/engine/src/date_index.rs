@@ -2,9 +2,8 @@
 //! date readings by the components they state. One table per component mask, built on first use
 //! (most answers only ever ask for full dates); a lookup reads the head of one bucket.
 
-use std::collections::HashMap;
-
 use crate::budget::{WorkBudget, CANDIDATE, PROBE};
+use crate::fxhash::FxHashMap;
 use crate::numeric_group::PER_RANGE;
 
 /// (year, month, day); a coarser date leaves trailing components `None`.
@@ -24,6 +23,8 @@ pub fn date_mask(reading: &Reading) -> u8 {
 }
 
 type Key = (u8, Option<i64>, Option<i64>, Option<i64>);
+/// One mask's table: readings by the components the mask names, exact granularity first.
+type Table = FxHashMap<Key, Vec<(DateEntry, Reading)>>;
 
 fn key(mask: u8, reading: &Reading) -> Key {
     (
@@ -54,7 +55,8 @@ pub struct DateIndex {
     /// (atom position, reading, its mask) for every reading of every evidence date atom.
     readings: Vec<(usize, Reading, u8)>,
     scalars: Vec<RawYear>,
-    tables: HashMap<u8, HashMap<Key, Vec<(DateEntry, Reading)>>>,
+    /// One table per component mask (0..8), made on first use.
+    tables: [Option<Table>; 8],
 }
 
 impl DateIndex {
@@ -72,12 +74,12 @@ impl DateIndex {
         DateIndex {
             readings,
             scalars,
-            tables: HashMap::new(),
+            tables: Default::default(),
         }
     }
 
-    fn table(&self, mask: u8) -> HashMap<Key, Vec<(DateEntry, Reading)>> {
-        let mut table: HashMap<Key, Vec<(DateEntry, Reading)>> = HashMap::new();
+    fn table(&self, mask: u8) -> Table {
+        let mut table = Table::default();
         if mask == YEAR {
             for (position, raw) in self.scalars.iter().enumerate() {
                 let year = raw.value;
@@ -118,16 +120,20 @@ impl DateIndex {
         mask: u8,
         reading: &Reading,
         budget: &mut WorkBudget,
-    ) -> Vec<(DateEntry, Reading)> {
-        if !self.tables.contains_key(&mask) {
+    ) -> &[(DateEntry, Reading)] {
+        let slot = usize::from(mask & 7);
+        if self.tables.get(slot).is_some_and(Option::is_none) {
             let table = self.table(mask);
-            self.tables.insert(mask, table);
+            if let Some(free) = self.tables.get_mut(slot) {
+                *free = Some(table);
+            }
         }
-        let head: Vec<(DateEntry, Reading)> = self
+        let head: &[(DateEntry, Reading)] = self
             .tables
-            .get(&mask)
+            .get(slot)
+            .and_then(Option::as_ref)
             .and_then(|table| table.get(&key(mask, reading)))
-            .map(|bucket| bucket.iter().take(PER_RANGE).copied().collect())
+            .map(|bucket| bucket.get(..PER_RANGE).unwrap_or(bucket))
             .unwrap_or_default();
         budget.left -= PROBE + CANDIDATE * head.len() as i64;
         head

@@ -5,7 +5,7 @@
 //! "average", "grew", "of", "each", "="); the wording also narrows the operations tried, and it is
 //! what allows an absolute difference ("fell by $12,400"). Words are compared as a set.
 
-use std::collections::{BTreeSet, HashSet};
+use std::collections::BTreeSet;
 
 use crate::label_words::AtomContext;
 use crate::pyunicode::{is_digit, is_space, is_word, letter_runs, lower};
@@ -166,7 +166,11 @@ fn without_changes(mut found: Operations) -> Operations {
 pub fn cued_operations(around: &AtomContext<'_>, percent: bool) -> Operations {
     for near in [true, false] {
         let (before, after) = around.window_text(near);
-        let found = operations_in(&format!("{before} {after}"), percent);
+        let mut between = String::with_capacity(before.len() + 1 + after.len());
+        between.push_str(before);
+        between.push(' ');
+        between.push_str(after);
+        let found = operations_in(&between, percent);
         if !found.is_empty() {
             return if ends_change(before) {
                 without_changes(found)
@@ -234,19 +238,23 @@ pub fn operations_in(text: &str, percent: bool) -> Operations {
     if text.is_empty() {
         return found;
     }
-    let text = text.replace("**", " "); // markdown bold ("It is **3.85**."), no multiplication
-    let lowered = lower(&text);
-    let tokens: Vec<&str> = letter_runs(&lowered).collect();
-    let words: HashSet<&str> = tokens.iter().copied().collect();
-    let pairs: Vec<(&str, &str)> = tokens
-        .windows(2)
-        .filter_map(|pair| match pair {
-            [first, second] => Some((*first, *second)),
-            _ => None,
-        })
-        .collect();
+    // Markdown bold ("It is **3.85**."), no multiplication.
+    let text = if text.contains("**") {
+        std::borrow::Cow::Owned(text.replace("**", " "))
+    } else {
+        std::borrow::Cow::Borrowed(text)
+    };
+    let text = text.as_ref();
+    let lowered = lower(text);
+    // Python compares the words as a set: any/all over the tokens read the same.
+    let words: Vec<&str> = letter_runs(&lowered).collect();
     let any_word = |test: fn(&str) -> bool| words.iter().any(|word| test(word));
-    let any_pair = |test: fn((&str, &str)) -> bool| pairs.iter().any(|pair| test(*pair));
+    let any_pair = |test: fn((&str, &str)) -> bool| {
+        words.windows(2).any(|pair| match pair {
+            [first, second] => test((first, second)),
+            _ => false,
+        })
+    };
     if text.contains('=') {
         found.extend([
             Sum,
@@ -288,10 +296,10 @@ pub fn operations_in(text: &str, percent: bool) -> Operations {
     if change {
         found.insert(Difference);
     }
-    if any_word(is_each) || words.contains("ratio") || divides {
+    if any_word(is_each) || words.contains(&"ratio") || divides {
         found.insert(Ratio);
     }
-    if any_word(is_product) || text.contains('×') || text.contains('*') || times_x(&text) {
+    if any_word(is_product) || text.contains('×') || text.contains('*') || times_x(text) {
         found.insert(Product);
     }
     found.retain(|operation| !matches!(operation, PctChange | PpDifference));

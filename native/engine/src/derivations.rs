@@ -27,7 +27,6 @@
 //! iterate in that same order (`sorted` by the vocabulary) is the fix to decide there.
 
 use std::collections::hash_map::Entry;
-use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use crate::atoms::{Atom, Quantity};
@@ -38,6 +37,7 @@ use crate::derivation_cues::{
 };
 use crate::derivation_search::{candidates, pairs, Best, PairTarget};
 use crate::fsum::{fsum, FsumError};
+use crate::fxhash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use crate::hit::Hit;
 use crate::index::{EvidenceIndex, EvidenceNeeds};
 use crate::label_words::AtomContext;
@@ -325,13 +325,13 @@ impl Deriver {
         Deriver {
             question: question_tail(question.unwrap_or_default()),
             question_tokens: None,
-            operations: HashMap::new(),
+            operations: HashMap::default(),
             max_operands,
             max_candidates,
             operands: None,
             cited: Vec::new(),
             cited_starts: Vec::new(),
-            views: HashMap::new(),
+            views: HashMap::default(),
         }
     }
 
@@ -424,7 +424,7 @@ impl Deriver {
         let tied = operands.tied_families(answer_words.iter().map(String::as_str));
         // The records the sentence names and the figures it cites, taken together.
         let mut named: Vec<usize> = Vec::new();
-        let mut seen_member: HashSet<usize> = HashSet::new();
+        let mut seen_member: HashSet<usize> = HashSet::default();
         for member in rows
             .iter()
             .flat_map(|f| families.get(*f).map(Vec::as_slice).unwrap_or_default())
@@ -448,7 +448,7 @@ impl Deriver {
             (vec![], &all),
         ];
         let mut tiers: Vec<Vec<FamilyRef>> = Vec::new();
-        let mut seen: HashSet<usize> = HashSet::new();
+        let mut seen: HashSet<usize> = HashSet::default();
         for (extra, chosen) in stages {
             let mut added: Vec<FamilyRef> = chosen
                 .iter()
@@ -635,7 +635,7 @@ fn word_family(
     answer_words: &HashSet<String>,
     max_operands: usize,
 ) -> Vec<Vec<usize>> {
-    let mut found: HashSet<usize> = HashSet::new();
+    let mut found: HashSet<usize> = HashSet::default();
     for word in answer_words {
         if let Some(members) = operands.by_key_word.get(word) {
             found.extend(members.iter().copied());

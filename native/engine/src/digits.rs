@@ -4,8 +4,7 @@
 //! A figure is reduced to its mantissa (significant digits, trailing zeros removed) and decimal
 //! exponent, so `$1,243,500`, `1243500.00` and `1.2435e6` all read `("12435", 6)`.
 
-use std::collections::HashSet;
-
+use crate::fxhash::FxHashSet as HashSet;
 use crate::vocabulary::Reason;
 
 /// Beyond float precision a digit comparison means nothing.
@@ -72,7 +71,7 @@ pub fn variants(of: &Mantissa) -> Vec<Variant> {
     let same = (of.exponent, None);
     let mut found: Vec<Variant> = Vec::new();
     // A key (at most 16 digits, no leading zero) is known by its value.
-    let mut seen: HashSet<u64> = HashSet::new();
+    let mut seen: HashSet<u64> = HashSet::default();
     let mut add = |candidate: &[u8], reason: Reason, exponents: (i32, Option<i32>)| {
         if !matches!(candidate.first(), Some(first) if *first != b'0') {
             return;

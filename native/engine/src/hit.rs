@@ -3,12 +3,12 @@
 //! What it says about itself (text, currency, label words, citation) is read off the corpus on
 //! demand; label words are computed once per hit, as Python caches them.
 
-use std::collections::HashSet;
 use std::sync::{Arc, OnceLock};
 
 use crate::atoms::AtomValue;
 use crate::corpus::{Corpus, Literal};
 use crate::float_repr::py_float_repr;
+use crate::fxhash::FxHashSet as HashSet;
 use crate::label_words;
 use crate::pytext::{len_chars, lossy};
 use crate::table_model::{Currency, Place};
@@ -59,7 +59,7 @@ pub struct Hit {
     /// The value on its group's scale.
     pub number: f64,
     pub tolerance: f64,
-    words: OnceLock<HashSet<String>>,
+    words: OnceLock<Arc<HashSet<String>>>,
 }
 
 /// `Citation` of `scoring/results.py`; offsets in code points.
@@ -155,6 +155,11 @@ impl Hit {
 
     /// Label words tied to this value: JSON keys, short sibling labels, text around it.
     pub fn words(&self, corpus: &Corpus) -> &HashSet<String> {
+        self.shared_words(corpus)
+    }
+
+    /// `words`, shared (an operand keeps its hit's words without copying them).
+    pub fn shared_words(&self, corpus: &Corpus) -> &Arc<HashSet<String>> {
         self.words.get_or_init(|| {
             let arena = &corpus.arena;
             let ((path, nearest), siblings) = match &self.origin {
@@ -209,7 +214,7 @@ impl Hit {
                 }
                 Origin::Scalar(_) => {}
             }
-            found
+            Arc::new(found)
         })
     }
 

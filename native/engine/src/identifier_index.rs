@@ -7,9 +7,8 @@
 //! character: its cost is bounded by the identifier's length and the alphabet, never by how many
 //! similar identifiers the evidence holds.
 
-use std::collections::HashMap;
-
 use crate::budget::{WorkBudget, CANDIDATE, PROBE};
+use crate::fxhash::FxHashMap as HashMap;
 
 /// Identifiers longer than this are matched exactly only (no one-edit search).
 pub const NEAR_MAX_CHARS: usize = 64;
@@ -19,7 +18,8 @@ type Form = Vec<char>;
 /// Identifiers of the evidence by (shape, normalized form); hits are the caller's positions.
 #[derive(Debug, Default)]
 pub struct IdentifierIndex {
-    by_form: HashMap<(String, Form), Vec<usize>>,
+    /// Per shape, every form's occurrences (looked up by borrowed shape and form).
+    by_form: HashMap<String, HashMap<Form, Vec<usize>>>,
     /// Per shape, the distinct forms of at most `NEAR_MAX_CHARS + 1` characters, sorted.
     sorted_forms: HashMap<String, Vec<Form>>,
 }
@@ -30,18 +30,25 @@ impl IdentifierIndex {
         let mut index = IdentifierIndex::default();
         for (position, (shape, normalized)) in identifiers.into_iter().enumerate() {
             let form: Form = normalized.chars().collect();
-            let occurrences = index
-                .by_form
-                .entry((shape.to_owned(), form.clone()))
-                .or_default();
-            if occurrences.is_empty() && form.len() <= NEAR_MAX_CHARS + 1 {
-                index
-                    .sorted_forms
-                    .entry(shape.to_owned())
-                    .or_default()
-                    .push(form);
+            // The shape's tables are found by borrowed name; its name is copied once per shape.
+            if !index.by_form.contains_key(shape) {
+                index.by_form.insert(shape.to_owned(), HashMap::default());
+                index.sorted_forms.insert(shape.to_owned(), Vec::new());
             }
-            occurrences.push(position);
+            let Some(by_form) = index.by_form.get_mut(shape) else {
+                continue;
+            };
+            match by_form.get_mut(form.as_slice()) {
+                Some(occurrences) => occurrences.push(position),
+                None => {
+                    if form.len() <= NEAR_MAX_CHARS + 1 {
+                        if let Some(forms) = index.sorted_forms.get_mut(shape) {
+                            forms.push(form.clone());
+                        }
+                    }
+                    by_form.insert(form, vec![position]);
+                }
+            }
         }
         for forms in index.sorted_forms.values_mut() {
             forms.sort_unstable();
@@ -50,8 +57,7 @@ impl IdentifierIndex {
     }
 
     fn occurrences(&self, shape: &str, form: &[char]) -> Option<&Vec<usize>> {
-        // Keys are owned; a lookup builds one (identifiers are short, lookups few per atom).
-        self.by_form.get(&(shape.to_owned(), form.to_vec()))
+        self.by_form.get(shape)?.get(form)
     }
 
     /// Every occurrence of `normalized` of `shape`, in document order.
@@ -81,34 +87,47 @@ impl IdentifierIndex {
         };
         let mut variants = Variants::default();
         for i in 0..length {
-            variants.add([&word[..i], &word[i + 1..]].concat());
+            variants.add(&[&word[..i], &word[i + 1..]]);
             if i + 1 < length {
-                variants.add([&word[..i], &[word[i + 1], word[i]], &word[i + 2..]].concat());
+                variants.add(&[&word[..i], &[word[i + 1], word[i]], &word[i + 2..]]);
             }
         }
         let mut jumps = 0usize;
+        // Forms before `start` are below every head still to come (each head extends the last).
+        let mut start = 0usize;
         for i in 0..=length {
             let (head, rest) = word.split_at(i);
             let after = word.get(i + 1..).unwrap_or_default();
-            let mut position = forms.partition_point(|form| form.as_slice() < head);
+            let mut position = start
+                + forms
+                    .get(start..)
+                    .unwrap_or_default()
+                    .partition_point(|form| form.as_slice() < head);
+            start = position;
+            if !forms
+                .get(position)
+                .is_some_and(|form| form.starts_with(head))
+            {
+                break; // no form starts with `head`, so none with a longer one
+            }
             while let Some(form) = forms.get(position).filter(|form| form.starts_with(head)) {
                 let Some(&next) = form.get(i) else {
                     position += 1; // `head` itself: no character follows
                     continue;
                 };
-                variants.add([head, &[next], after].concat()); // substituted
-                variants.add([head, &[next], rest].concat()); // inserted
+                variants.add(&[head, &[next], after]); // substituted
+                variants.add(&[head, &[next], rest]); // inserted
                 jumps += 1;
-                position = past(forms, &[head, &[next]].concat(), position);
+                position = past(forms, head, next, position);
             }
         }
         variants.remove(&word);
-        let found: Vec<usize> = variants
-            .ordered
+        let ordered = variants.ordered();
+        let found: Vec<usize> = ordered
             .iter()
             .filter_map(|variant| self.occurrences(shape, variant)?.first().copied())
             .collect();
-        let probes = variants.ordered.len() + jumps;
+        let probes = ordered.len() + jumps;
         budget.left -= PROBE * probes as i64 + CANDIDATE * found.len() as i64;
         found
     }
@@ -130,51 +149,81 @@ impl IdentifierIndex {
 /// Variants in the order they are first made, each once (the citation never depends on a hash).
 #[derive(Default)]
 struct Variants {
-    ordered: Vec<Form>,
+    /// Each distinct variant and when it was first made.
     seen: HashMap<Form, usize>,
+    made: usize,
+    scratch: Form,
 }
 
 impl Variants {
-    fn add(&mut self, variant: Form) {
-        if !self.seen.contains_key(&variant) {
-            self.seen.insert(variant.clone(), self.ordered.len());
-            self.ordered.push(variant);
+    /// Adds the variant `parts` joined (allocated only when new).
+    fn add(&mut self, parts: &[&[char]]) {
+        self.scratch.clear();
+        for part in parts {
+            self.scratch.extend_from_slice(part);
+        }
+        if !self.seen.contains_key(self.scratch.as_slice()) {
+            self.seen.insert(self.scratch.clone(), self.made);
+            self.made += 1;
         }
     }
 
-    fn remove(&mut self, variant: &Form) {
-        if let Some(at) = self.seen.remove(variant) {
-            self.ordered.remove(at);
-        }
+    fn remove(&mut self, variant: &[char]) {
+        self.seen.remove(variant);
+    }
+
+    /// The variants in the order they were first made.
+    fn ordered(&self) -> Vec<&[char]> {
+        let mut ordered: Vec<(usize, &[char])> = self
+            .seen
+            .iter()
+            .map(|(variant, made)| (*made, variant.as_slice()))
+            .collect();
+        ordered.sort_unstable_by_key(|(made, _)| *made);
+        ordered.into_iter().map(|(_, variant)| variant).collect()
     }
 }
 
-/// The first position at or after `position` whose form does not start with `prefix`.
-fn past(forms: &[Form], prefix: &[char], position: usize) -> usize {
-    let successor = prefix.split_last().and_then(|(last, head)| {
-        // The next code point that is a char (Python's next one may be a surrogate, which no form
-        // of valid text holds, so both bound the same forms).
-        let mut code = *last as u32 + 1;
-        if (0xD800..0xE000).contains(&code) {
-            code = 0xE000;
-        }
-        char::from_u32(code).map(|next| [head, &[next]].concat())
-    });
-    match successor {
-        Some(bound) => {
+/// The first position at or after `position` whose form does not start with `head` + `last`
+/// (read without joining them).
+fn past(forms: &[Form], head: &[char], last: char, position: usize) -> usize {
+    // The next code point that is a char (Python's next one may be a surrogate, which no form of
+    // valid text holds, so both bound the same forms).
+    let mut code = last as u32 + 1;
+    if (0xD800..0xE000).contains(&code) {
+        code = 0xE000;
+    }
+    match char::from_u32(code) {
+        Some(next) => {
             position
                 + forms
                     .get(position..)
                     .unwrap_or_default()
-                    .partition_point(|form| form.as_slice() < bound.as_slice())
+                    .partition_point(|form| below(form, head, next))
         }
         None => {
             let mut at = position;
-            while forms.get(at).is_some_and(|form| form.starts_with(prefix)) {
+            while forms
+                .get(at)
+                .is_some_and(|form| form.starts_with(head) && form.get(head.len()) == Some(&last))
+            {
                 at += 1;
             }
             at
         }
+    }
+}
+
+/// `form < head + [last]`, lexicographically.
+fn below(form: &[char], head: &[char], last: char) -> bool {
+    match form.get(..head.len()) {
+        Some(start) => match start.cmp(head) {
+            std::cmp::Ordering::Less => true,
+            std::cmp::Ordering::Greater => false,
+            std::cmp::Ordering::Equal => !matches!(form.get(head.len()), Some(c) if *c >= last),
+        },
+        // Shorter than `head`: the comparison ends within `head`.
+        None => form < head,
     }
 }
 
@@ -241,6 +290,21 @@ pub fn one_edit_numbers(digits: &str) -> Vec<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn below_compares_with_the_joined_prefix() {
+        let f = |text: &str| text.chars().collect::<Vec<char>>();
+        for form in ["", "a", "ab", "abc", "abd", "abb", "ac", "b", "aa", "abcz"] {
+            for (head, last) in [("", 'b'), ("a", 'c'), ("ab", 'd'), ("abc", 'a'), ("b", 'a')] {
+                let joined: Vec<char> = f(head).into_iter().chain([last]).collect();
+                assert_eq!(
+                    below(&f(form), &f(head), last),
+                    f(form) < joined,
+                    "{form} vs {head}+{last}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn finds_identifiers_one_edit_away_first_occurrence_each() {

@@ -3,7 +3,6 @@
 //! (an answer without dates never pays for a date table), and every lookup charges the caller's
 //! work budget as Python's does. The evidence's tables (`tables()`) are `table_book.rs`'s.
 
-use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use crate::atoms::{Atom, AtomValue};
@@ -11,6 +10,7 @@ use crate::budget::{BudgetSpent, WorkBudget, PROBE};
 use crate::corpus::{Corpus, Literal, ScalarRow};
 use crate::date_index::{DateEntry, DateIndex, RawYear, Reading};
 use crate::digits::VariantWindows;
+use crate::fxhash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use crate::hit::{Hit, Origin};
 use crate::identifier_index::IdentifierIndex;
 use crate::numeric_group::NumericGroup;
@@ -212,7 +212,7 @@ impl EvidenceIndex {
             numeric_hits: Default::default(),
             date_atoms: Vec::new(),
             identifier_hits: Vec::new(),
-            groups: HashMap::new(),
+            groups: HashMap::default(),
             dates: None,
             identifiers: None,
             units_by_dimension: None,
@@ -239,7 +239,7 @@ impl EvidenceIndex {
     fn extract_all(&mut self, extract: impl FnOnce(&str) -> Vec<Atom>, needs: &EvidenceNeeds) {
         let arena = &self.corpus.arena;
         let mut texts: Vec<&[u8]> = Vec::new();
-        let mut occurrences: HashMap<&[u8], usize> = HashMap::new();
+        let mut occurrences: HashMap<&[u8], usize> = HashMap::default();
         let mut fragments_of: Vec<Vec<usize>> = Vec::new();
         for (position, fragment) in self.corpus.fragments.iter().enumerate() {
             let text = arena.bytes(fragment.text);
@@ -461,17 +461,24 @@ impl EvidenceIndex {
     fn last_keys(&mut self) -> &HashSet<LastKey> {
         let corpus = &self.corpus;
         self.last_keys.get_or_insert_with(|| {
-            corpus
-                .scalar_rows
-                .iter()
-                .filter_map(|row| {
-                    let (_, key) = corpus.paths.link(row.path?)?;
-                    match key {
-                        Key::Text(span) => Some(LastKey::Text(corpus.arena.bytes(span).to_vec())),
-                        Key::Index(at) => Some(LastKey::Index(at)),
-                        Key::Somewhere => None,
+            // Distinct keys found by borrowed text first: each is copied once, not once per row.
+            let mut texts: HashSet<&[u8]> = HashSet::default();
+            let mut indices: HashSet<u32> = HashSet::default();
+            for row in &corpus.scalar_rows {
+                match row.path.and_then(|path| corpus.paths.link(path)) {
+                    Some((_, Key::Text(span))) => {
+                        texts.insert(corpus.arena.bytes(span));
                     }
-                })
+                    Some((_, Key::Index(at))) => {
+                        indices.insert(at);
+                    }
+                    Some((_, Key::Somewhere)) | None => {}
+                }
+            }
+            texts
+                .into_iter()
+                .map(|text| LastKey::Text(text.to_vec()))
+                .chain(indices.into_iter().map(LastKey::Index))
                 .collect()
         })
     }
@@ -524,7 +531,7 @@ impl EvidenceIndex {
     /// can say something.
     fn keyed_rows<T: Copy>(&mut self, read: impl Fn(&str) -> Option<T>) -> Vec<(usize, T)> {
         let keys = self.last_keys();
-        let mut said_by_key: HashMap<Vec<u8>, Option<T>> = HashMap::new();
+        let mut said_by_key: HashMap<Vec<u8>, Option<T>> = HashMap::default();
         for key in keys {
             if let LastKey::Text(text) = key {
                 said_by_key.insert(text.clone(), read(&lossy(text)));
@@ -563,7 +570,7 @@ impl EvidenceIndex {
     /// (position, unit) of the raw scalars whose nearest key names a unit, by dimension.
     fn unit_rows(&mut self) -> &UnitRows {
         if self.units_by_dimension.is_none() {
-            let mut found = UnitRows::new();
+            let mut found = UnitRows::default();
             for (position, unit) in self.keyed_rows(units::key_unit) {
                 found
                     .entry(units::dimension(unit))
@@ -572,7 +579,7 @@ impl EvidenceIndex {
             }
             self.units_by_dimension = Some(found);
         }
-        self.units_by_dimension.get_or_insert_with(HashMap::new)
+        self.units_by_dimension.get_or_insert_with(HashMap::default)
     }
 
     /// Evidence values in another unit of `target`'s dimension, converted into `target`: paid up
@@ -660,11 +667,14 @@ impl EvidenceIndex {
             DateIndex::new(&readings, scalars)
         });
         let found = table.dates(mask, reading, budget);
+        if found.is_empty() {
+            return Vec::new();
+        }
         let date: Arc<str> = Arc::from(AtomKind::Date.as_str());
         let raw: Arc<str> = Arc::from("raw");
         found
-            .into_iter()
-            .filter_map(|(entry, matched)| {
+            .iter()
+            .filter_map(|&(entry, matched)| {
                 let hit = match entry {
                     DateEntry::Atom(at) => {
                         let (origin, value) = date_atoms.get(at)?;

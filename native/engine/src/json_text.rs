@@ -4,9 +4,9 @@
 //! surrogates from `\u` escapes. Iterative; nesting beyond `Limits::max_nesting` fails as Python's
 //! `RecursionError` does, at the same point of the text.
 
+use crate::fxhash::FxHashMap as HashMap;
 use crate::pytext::push_char;
 use crate::value::{Arena, Node, NodeId, Span, TooLarge};
-use std::collections::HashMap;
 
 /// Objects with more keys than this find repeated keys by hashing.
 const SCANNED_KEYS: usize = 16;

@@ -7,8 +7,8 @@
 
 use std::borrow::Cow;
 use std::cell::OnceCell;
-use std::collections::HashSet;
 
+use crate::fxhash::FxHashSet as HashSet;
 use crate::pyunicode::{chars_back, chars_forward, is_letter, is_space, letter_runs, lower, slice};
 
 /// Characters of label text read before a figure, and after it (labels mostly precede figures).
@@ -180,7 +180,7 @@ const NOT_PLURAL: [&str; 3] = ["ss", "us", "is"];
 /// Normalised label words of `text`: runs of three or more letters, camelCase split, lower-case,
 /// plural made singular, stopwords dropped.
 pub fn words(text: &str) -> HashSet<String> {
-    let mut found = HashSet::new();
+    let mut found = HashSet::default();
     words_into(text, &mut found);
     found
 }
@@ -272,7 +272,7 @@ pub fn json_words<'k>(
     keys: impl IntoIterator<Item = &'k str>,
     siblings: &[(&str, &str)],
 ) -> HashSet<String> {
-    let mut found = HashSet::new();
+    let mut found = HashSet::default();
     for key in keys {
         words_into(key, &mut found);
     }

@@ -17,6 +17,7 @@ pub mod digits;
 pub mod extract;
 pub mod float_repr;
 pub mod fsum;
+pub mod fxhash;
 pub mod hit;
 pub mod identifier_index;
 pub mod index;

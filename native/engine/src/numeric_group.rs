@@ -33,13 +33,23 @@ fn bisect_right(values: &[f64], value: f64) -> usize {
 
 impl NumericGroup {
     pub fn new(values: &[f64]) -> Self {
-        let mut order: Vec<usize> = (0..values.len()).collect();
-        order.sort_by(|a, b| {
-            values[*a]
-                .partial_cmp(&values[*b])
-                .unwrap_or(Ordering::Equal)
-        });
-        let sorted: Vec<f64> = order.iter().map(|i| values[*i]).collect();
+        let (order, sorted): (Vec<usize>, Vec<f64>) = if values.iter().any(|v| v.is_nan()) {
+            // NaN compares equal to everything here: the order is the algorithm's, kept as it was.
+            let mut order: Vec<usize> = (0..values.len()).collect();
+            order.sort_by(|a, b| {
+                values[*a]
+                    .partial_cmp(&values[*b])
+                    .unwrap_or(Ordering::Equal)
+            });
+            let sorted = order.iter().map(|i| values[*i]).collect();
+            (order, sorted)
+        } else {
+            // A total order: (value, position) pairs sorted stably give the one stable order,
+            // without an indirect read per comparison.
+            let mut pairs: Vec<(f64, usize)> = values.iter().copied().zip(0..).collect();
+            pairs.sort_by(|a, b| a.0.partial_cmp(&b.0).unwrap_or(Ordering::Equal));
+            pairs.into_iter().map(|(value, at)| (at, value)).unzip()
+        };
         let mut fenced = sorted.clone();
         fenced.push(f64::INFINITY);
         NumericGroup {

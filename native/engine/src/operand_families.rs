@@ -5,11 +5,11 @@
 //! join. Built in one pass over the evidence figures; each step is paid for before it starts and
 //! the build stops at the first the budget cannot cover (`BudgetSpent`), as Python raises.
 
-use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use crate::budget::{BudgetSpent, WorkBudget, ATOM, CANDIDATE};
 use crate::corpus::Corpus;
+use crate::fxhash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use crate::hit::{Hit, Origin};
 use crate::index::EvidenceIndex;
 use crate::label_words::{json_words, words};
@@ -107,7 +107,7 @@ impl Operands {
         budget: &mut WorkBudget,
     ) -> Result<(), BudgetSpent> {
         let corpus = index.corpus();
-        let mut structural: HashMap<Structural, usize> = HashMap::new();
+        let mut structural: HashMap<Structural, usize> = HashMap::default();
         // In first-seen order: members, the container's path and siblings.
         let mut placed: Vec<Placed> = Vec::new();
         let count = i64::try_from(corpus.scalar_values.len()).unwrap_or(i64::MAX);
@@ -150,20 +150,20 @@ impl Operands {
             .collect();
         let count = i64::try_from(text_hits.len()).unwrap_or(i64::MAX);
         budget.pay((CANDIDATE + ATOM).saturating_mul(count))?;
-        let mut fragment_slot: HashMap<usize, usize> = HashMap::new();
+        let mut fragment_slot: HashMap<usize, usize> = HashMap::default();
         let mut by_fragment: Vec<(usize, Vec<usize>)> = Vec::new();
         for hit in text_hits {
             let Origin::Fragment { fragment, .. } = hit.origin else {
                 continue;
             };
-            let key: HashSet<String> = hit.words(corpus).clone();
+            let key = Arc::clone(hit.shared_words(corpus));
             let operand = self.add(
                 hit.number,
                 hit.currency(corpus),
                 hit.unit(),
                 Arc::clone(&hit.kind),
                 Ref::Text(Arc::clone(&hit)),
-                Arc::new(key),
+                key,
             );
             self.by_origin
                 .insert(OriginKey::Hit(arc_key(&hit)), operand);
@@ -266,7 +266,7 @@ impl Operands {
             }
         }
         for (_, sentence) in by_sentence {
-            self.family(budget, sentence, HashSet::new())?;
+            self.family(budget, sentence, HashSet::default())?;
         }
         Ok(())
     }
@@ -321,7 +321,7 @@ impl Operands {
 
     fn key_words_of(&mut self, name: Option<&[u8]>) -> Arc<HashSet<String>> {
         let Some(name) = name else {
-            return Arc::new(HashSet::new());
+            return Arc::new(HashSet::default());
         };
         if let Some(known) = self.word_cache.get(name) {
             return Arc::clone(known);
@@ -339,7 +339,7 @@ impl Operands {
         path: Option<PathId>,
         siblings: Option<NodeId>,
     ) -> HashSet<String> {
-        let mut found: HashSet<String> = HashSet::new();
+        let mut found: HashSet<String> = HashSet::default();
         let mut keys: Vec<Vec<u8>> = Vec::new();
         let mut link = path;
         // Linear in the path's length (each step moves to the parent).
@@ -367,7 +367,7 @@ impl Operands {
     pub fn anchored(&self, corpus: &Corpus, cited: &[Arc<Hit>]) -> (Vec<usize>, Vec<usize>) {
         let mut families: Vec<usize> = Vec::new();
         let mut members: Vec<usize> = Vec::new();
-        let mut seen: HashSet<usize> = HashSet::new();
+        let mut seen: HashSet<usize> = HashSet::default();
         for hit in cited {
             let (siblings, key) = match &hit.origin {
                 Origin::Scalar(position) => {

@@ -4,11 +4,11 @@
 //! of the text tables and the noted JSON tables sorted by their value at scale.
 
 use std::borrow::Cow;
-use std::collections::HashSet;
 use std::sync::Arc;
 
 use crate::budget::{BudgetSpent, WorkBudget, CANDIDATE, PROBE};
 use crate::corpus::Corpus;
+use crate::fxhash::FxHashSet as HashSet;
 use crate::hit::{CellOrigin, Hit, Origin};
 use crate::pyhtml::ReferenceTooLong;
 use crate::pytext::{len_chars, lossy};
@@ -275,7 +275,7 @@ impl TableBook {
         if self.text.is_none() {
             let arena = &corpus.arena;
             let mut found: Vec<Table<'static>> = Vec::new();
-            let mut seen = HashSet::new();
+            let mut seen = HashSet::default();
             let mut fragments = Vec::new();
             for (at, fragment) in corpus.fragments.iter().enumerate() {
                 let bytes = arena.bytes(fragment.text);

@@ -8,10 +8,11 @@
 //! The result names its cells as (table, cell) positions: turning them into evidence hits
 //! (`table_book.cell_hit`) is the index's job.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::BTreeSet;
 
 use crate::budget::{BudgetSpent, WorkBudget, PROBE};
 use crate::fsum::{fsum, FsumError};
+use crate::fxhash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use crate::pyunicode::{ignorecase_prefix, is_digit, is_space, is_word};
 use crate::table_model::{Cell, Currency, Table};
 use crate::vocabulary::DerivedOperation;
@@ -218,8 +219,8 @@ fn families(
     rows: &BTreeSet<usize>,
     columns: &BTreeSet<usize>,
 ) -> Vec<Vec<CellRef>> {
-    let mut by_row: HashMap<usize, Vec<CellRef>> = HashMap::new();
-    let mut by_column: HashMap<usize, Vec<CellRef>> = HashMap::new();
+    let mut by_row: HashMap<usize, Vec<CellRef>> = HashMap::default();
+    let mut by_column: HashMap<usize, Vec<CellRef>> = HashMap::default();
     for reference in cells {
         if let Some(cell) = cell_at(tables, *reference) {
             by_row.entry(cell.row).or_default().push(*reference);
@@ -310,7 +311,7 @@ fn search(
 ) -> Result<Option<TableDerivation>, SearchError> {
     let mut count = 0;
     let mut spread = f64::INFINITY; // the narrowest spread of the families tried: the strictest
-    let mut tried: HashSet<Vec<CellRef>> = HashSet::new();
+    let mut tried: HashSet<Vec<CellRef>> = HashSet::default();
     let mut best: Option<(f64, Candidate)> = None;
     for (_, family) in stages {
         if !(2..=MAX_FAMILY).contains(&family.len()) || tried.contains(&family) {

@@ -9,10 +9,10 @@
 //! no row nor record here, where Python holds the whole object.
 
 use std::borrow::Cow;
-use std::collections::{HashMap, HashSet};
 
 use crate::corpus::currency_of;
 use crate::float_repr::py_float_repr;
+use crate::fxhash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use crate::keyed::parse_decimal;
 use crate::label_words::words;
 use crate::paths::{Key, PathId};

@@ -6,9 +6,10 @@
 //! The pure readings of one cell (figure, scale note, tokens, labels) are `tables.rs`'s.
 
 use std::borrow::Cow;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use crate::fxhash::FxHashSet as HashSet;
 use crate::paths::{Key, PathId, Paths};
 use crate::pyunicode::{ignorecase_prefix, is_space, is_word, strip};
 use crate::tables::{

@@ -5,8 +5,7 @@
 //! Each Python regular expression is re-expressed as a scan with Python's character classes
 //! (`pyunicode`), its backtracking resolved by hand where the grammar allows only one reading.
 
-use std::collections::HashSet;
-
+use crate::fxhash::FxHashSet as HashSet;
 use crate::label_words::words;
 use crate::pyunicode::{
     digit_value, ignorecase_prefix, is_digit, is_space, is_word, letter_runs, lower, strip,

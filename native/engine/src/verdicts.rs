@@ -9,7 +9,6 @@
 //! Every lookup charges the budget when Python's would: a range query (`within`, `in_windows`) is
 //! read lazily and a rule that returns on the first usable hit pays for no later one.
 
-use std::collections::HashSet;
 use std::sync::Arc;
 
 use crate::atoms::{Atom, AtomValue, CalendarDate, Identifier, Quantity, Reading};
@@ -20,6 +19,7 @@ use crate::date_index::{self, date_mask, DAY, MONTH, YEAR};
 use crate::derivation::{Derivation, Stop};
 use crate::derivations::Deriver;
 use crate::digits::{mantissa, relation, variant_windows, Mantissa, MAX_MANTISSA_DIGITS};
+use crate::fxhash::FxHashSet as HashSet;
 use crate::hit::Hit;
 pub use crate::identifier_index::one_edit_apart;
 use crate::identifier_index::one_edit_numbers;
@@ -108,8 +108,8 @@ fn written<'t>(atom: &Atom, text: &'t str) -> &'t str {
 /// The evidence atoms judging `atoms` (of `text`, the answer) can look up; the index may leave
 /// out the rest.
 pub fn evidence_needs(atoms: &[Atom], text: &str) -> EvidenceNeeds {
-    let mut kinds: HashSet<AtomKind> = HashSet::new();
-    let mut shapes: HashSet<String> = HashSet::new();
+    let mut kinds: HashSet<AtomKind> = HashSet::default();
+    let mut shapes: HashSet<String> = HashSet::default();
     for atom in atoms {
         let said = written(atom, text);
         match &atom.value {

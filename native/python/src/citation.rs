@@ -20,6 +20,15 @@ pub(crate) fn citation_tuple<'py>(
     labels: &SourceLabels<'py>,
     cited: &Citation,
 ) -> PyResult<Bound<'py, PyTuple>> {
+    PyTuple::new(py, citation_fields(py, labels, cited)?)
+}
+
+/// The fields of `citation_tuple`, one by one.
+pub(crate) fn citation_fields<'py>(
+    py: Python<'py>,
+    labels: &SourceLabels<'py>,
+    cited: &Citation,
+) -> PyResult<[Bound<'py, PyAny>; 9]> {
     let given = cited
         .evidence_index
         .and_then(|index| labels.get(index))
@@ -32,16 +41,15 @@ pub(crate) fn citation_tuple<'py>(
             optional(py, cited.name.as_deref())?,
         ],
     };
-    (
-        cited.evidence_index,
+    Ok([
+        cited.evidence_index.into_pyobject(py)?.into_any(),
         source_id,
         source_kind,
         name,
         optional(py, cited.path.as_deref())?,
-        cited.start,
-        cited.end,
+        cited.start.into_pyobject(py)?.into_any(),
+        cited.end.into_pyobject(py)?.into_any(),
         py_text(py, &cited.text)?,
         optional(py, cited.cell.as_deref())?,
-    )
-        .into_pyobject(py)
+    ])
 }

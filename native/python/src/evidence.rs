@@ -6,6 +6,7 @@ use groundedness_engine::corpus::{
     self, Corpus, Evidence, Item, Literal, Settings, Source, MAX_DEPTH,
 };
 use groundedness_engine::float_repr::py_float_repr;
+use groundedness_engine::fxhash::FxHashMap as HashMap;
 use groundedness_engine::keyed::parse_decimal;
 use groundedness_engine::offsets::CharOffsets;
 use groundedness_engine::pytext::{at_most_chars, char_prefix, lossy, lstrip, strip};
@@ -18,7 +19,6 @@ use pyo3::types::{
     PyBool, PyBytes, PyDict, PyFloat, PyInt, PyIterator, PyList, PyString, PyTuple, PyType,
 };
 use std::borrow::Cow;
-use std::collections::HashMap;
 
 pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(collect, module)?)
@@ -60,9 +60,9 @@ pub(crate) fn walk<'py>(
     let settings = Settings {
         max_bytes: max_evidence_bytes,
         every_string,
-        max_int_digits: py
-            .import("sys")?
-            .call_method0("get_int_max_str_digits")?
+        max_int_digits: INT_MAX_STR_DIGITS
+            .import(py, "sys", "get_int_max_str_digits")?
+            .call0()?
             .extract()?,
     };
     let corpus = py.detach(move || corpus::collect(evidence, settings));
@@ -89,6 +89,10 @@ static DECIMAL: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 static DATE: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 static TIME: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 static EVIDENCE: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+/// `10 ** 308`, made once.
+static LARGEST_INT: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+/// `sys.get_int_max_str_digits` (called on every walk: the limit can change at run time).
+static INT_MAX_STR_DIGITS: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
 
 /// Containers are converted this deep: the walk stops at `MAX_DEPTH` frames, and its stack can
 /// lag the nesting by one (a record of a list of records is read before its frame is pushed).
@@ -229,7 +233,12 @@ impl<'py> Converter<'py> {
             evidence: EVIDENCE
                 .import(py, "otel_groundedness.scoring.evidence", "Evidence")?
                 .clone(),
-            largest_int: PyInt::new(py, 10).pow(308, py.None())?,
+            largest_int: LARGEST_INT
+                .get_or_try_init(py, || -> PyResult<Py<PyAny>> {
+                    Ok(PyInt::new(py, 10).pow(308, py.None())?.unbind())
+                })?
+                .bind(py)
+                .clone(),
         };
         Ok(Converter {
             py,
@@ -237,8 +246,8 @@ impl<'py> Converter<'py> {
             types,
             budget: max_bytes,
             raised: None,
-            memo: HashMap::new(),
-            open_ids: HashMap::new(),
+            memo: HashMap::default(),
+            open_ids: HashMap::default(),
             labels: Vec::new(),
             tails: 0,
         })
@@ -841,7 +850,7 @@ fn plain<'py>(
     labels: &[Option<[Bound<'py, PyAny>; 3]>],
 ) -> PyResult<Bound<'py, PyTuple>> {
     let arena = &corpus.arena;
-    let mut ordinals: HashMap<NodeId, usize> = HashMap::new();
+    let mut ordinals: HashMap<NodeId, usize> = HashMap::default();
     let mut siblings = |node: Option<NodeId>| -> PyResult<Bound<'py, PyAny>> {
         let Some(node) = node else {
             return Ok(py.None().into_bound(py));

@@ -7,11 +7,12 @@ use groundedness_engine::vocabulary::{
 use pyo3::prelude::*;
 
 mod boundary;
+mod citation;
 mod evidence;
 mod extract;
 mod identifiers;
-mod citation;
 mod policy;
+mod report;
 mod rules;
 mod score;
 mod tables;

@@ -7,13 +7,15 @@ use std::borrow::Cow;
 use groundedness_engine::offsets::CharOffsets;
 use groundedness_engine::pytext::lossy;
 use groundedness_engine::scorer::{self, normalized, Normalized, Scored};
+use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyString, PyTuple};
+use pyo3::types::{PyList, PyString, PyTuple, PyType};
 
 use crate::boundary::{detached, NativeEngineError};
+use crate::citation::{citation_fields, citation_tuple};
 use crate::evidence::{text_of, walk, SourceLabels};
-use crate::citation::citation_tuple;
 use crate::policy::policy_of;
+use crate::report::instance;
 
 /// A Python `str` as the engine reads it: UTF-8, a lone surrogate as U+FFFD (same byte and
 /// code-point length; the report's texts are sliced from the Python string, so it is kept there).
@@ -24,13 +26,46 @@ fn engine_text(text: &Bound<'_, PyString>) -> PyResult<String> {
     })
 }
 
-/// `(kind, start, end, normalized, verdict, reason, citation, operation, operands)` per judged atom
-/// (offsets in code points; a derived figure has no citation of its own, its operation and its
-/// operands' citations instead).
+/// The report types `verdicts` makes directly: `AtomVerdict` and `Citation`.
+type ReportTypes<'py> = (Bound<'py, PyType>, Bound<'py, PyType>);
+
+/// A `Citation` of a directly cited value (no operation, no operands).
+fn citation_object<'py>(
+    class: &Bound<'py, PyType>,
+    fields: &[Bound<'py, PyAny>; 9],
+) -> PyResult<Bound<'py, PyAny>> {
+    let py = class.py();
+    let [evidence_index, source_id, source_kind, name, path, start, end, text, cell] = fields;
+    let none = py.None().into_bound(py);
+    let empty = PyTuple::empty(py).into_any();
+    instance(
+        class,
+        &[
+            (intern!(py, "evidence_index"), evidence_index),
+            (intern!(py, "source_id"), source_id),
+            (intern!(py, "source_kind"), source_kind),
+            (intern!(py, "name"), name),
+            (intern!(py, "path"), path),
+            (intern!(py, "start"), start),
+            (intern!(py, "end"), end),
+            (intern!(py, "text"), text),
+            (intern!(py, "operation"), &none),
+            (intern!(py, "operands"), &empty),
+            (intern!(py, "cell"), cell),
+        ],
+    )
+}
+
+/// Per judged atom: an `AtomVerdict` (made here when `types` are given and the atom is not a
+/// derived figure), else `(kind, start, end, normalized, verdict, reason, citation, operation,
+/// operands)` (offsets in code points; a derived figure has no citation of its own, its
+/// operation and its operands' citations instead).
 fn verdicts<'py>(
     py: Python<'py>,
     scored: &Scored<'_>,
     labels: &SourceLabels<'py>,
+    answer: &Bound<'py, PyString>,
+    types: Option<&ReportTypes<'py>>,
 ) -> PyResult<Bound<'py, PyList>> {
     let mut offsets = CharOffsets::new(scored.text);
     let corpus = scored.corpus();
@@ -40,6 +75,57 @@ fn verdicts<'py>(
             Normalized::Number(number) => number.into_pyobject(py)?.into_any(),
             Normalized::Text(text) => text.into_pyobject(py)?.into_any(),
         };
+        if let (Some((verdict_type, citation_type)), None) = (types, &judgement.derivation) {
+            let citation = match (&judgement.hit, corpus) {
+                (Some(hit), Some(corpus)) => Some(citation_object(
+                    citation_type,
+                    &citation_fields(py, labels, &hit.citation(corpus))?,
+                )?),
+                _ => None,
+            };
+            let (start, end) = (offsets.of(atom.start), offsets.of(atom.end));
+            let text = match scored.text.get(atom.start..atom.end) {
+                Some(text) => PyString::new(py, text).into_any(),
+                None => answer.get_item(pyo3::types::PySlice::new(
+                    py,
+                    isize::try_from(start).unwrap_or(isize::MAX),
+                    isize::try_from(end).unwrap_or(isize::MAX),
+                    1,
+                ))?,
+            };
+            let verdict = judgement.verdict.as_str();
+            let nearest = match &citation {
+                Some(citation) if verdict == "contradicted" => {
+                    citation.getattr(intern!(py, "text"))?
+                }
+                _ => py.None().into_bound(py),
+            };
+            let citation = citation.unwrap_or_else(|| py.None().into_bound(py));
+            out.push(instance(
+                verdict_type,
+                &[
+                    (
+                        intern!(py, "kind"),
+                        &PyString::new(py, atom.kind.as_str()).into_any(),
+                    ),
+                    (intern!(py, "text"), &text),
+                    (intern!(py, "value"), &value),
+                    (intern!(py, "start"), &start.into_pyobject(py)?.into_any()),
+                    (intern!(py, "end"), &end.into_pyobject(py)?.into_any()),
+                    (
+                        intern!(py, "verdict"),
+                        &PyString::new(py, verdict).into_any(),
+                    ),
+                    (
+                        intern!(py, "reason"),
+                        &PyString::new(py, judgement.reason.as_str()).into_any(),
+                    ),
+                    (intern!(py, "citation"), &citation),
+                    (intern!(py, "nearest_evidence"), &nearest),
+                ],
+            )?);
+            continue;
+        }
         let cite = |hit: &groundedness_engine::hit::Hit| match corpus {
             Some(corpus) => citation_tuple(py, labels, &hit.citation(corpus)).map(Some),
             None => Ok(None),
@@ -71,7 +157,8 @@ fn verdicts<'py>(
                 operation,
                 operands,
             )
-                .into_pyobject(py)?,
+                .into_pyobject(py)?
+                .into_any(),
         );
     }
     PyList::new(py, out)
@@ -79,15 +166,18 @@ fn verdicts<'py>(
 
 /// Scores `answer` against `items` (an iterable of evidence items) under `policy` (a
 /// `GroundednessPolicy`). Returns `(verdicts, no_evidence, truncation reasons,
-/// answer_truncated, unchecked, (ratio, sentence_score, strict) or None, label)`.
+/// answer_truncated, unchecked, (ratio, sentence_score, strict) or None, label)`; with
+/// `types` = `(AtomVerdict, Citation)`, every verdict but a derived figure's is made as an
+/// `AtomVerdict` (see `verdicts`).
 #[pyfunction]
-#[pyo3(signature = (answer, items, user_prompt, policy))]
+#[pyo3(signature = (answer, items, user_prompt, policy, types=None))]
 fn score<'py>(
     py: Python<'py>,
     answer: &Bound<'py, PyString>,
     items: &Bound<'py, PyAny>,
     user_prompt: Option<&Bound<'py, PyAny>>,
     policy: &Bound<'py, PyAny>,
+    types: Option<ReportTypes<'py>>,
 ) -> PyResult<Bound<'py, PyTuple>> {
     let policy = policy_of(policy)?;
     let prompt = user_prompt.filter(|_| policy.include_user_prompt_as_evidence);
@@ -104,14 +194,23 @@ fn score<'py>(
     .map_err(|why| NativeEngineError::new_err(format!("native engine refused the input: {why}")))?;
     let reasons: Vec<&str> = scored.truncation.iter().map(|r| r.as_str()).collect();
     let figures = scored.figures.map(|f| (f.ratio, f.sentences, f.strict));
-    (
-        verdicts(py, &scored, &labels)?,
+    let found = verdicts(py, &scored, &labels, answer, types.as_ref())?;
+    let (no_evidence, answer_truncated, label) = (
         scored.no_evidence,
-        reasons,
         scored.answer_truncated,
-        scored.atoms.len() - scored.judged.len(),
-        figures,
         scored.label.as_str(),
+    );
+    let unchecked = scored.atoms.len() - scored.judged.len();
+    // The engine's index and atoms are freed without the GIL (other threads score meanwhile).
+    py.detach(move || drop(scored));
+    (
+        found,
+        no_evidence,
+        reasons,
+        answer_truncated,
+        unchecked,
+        figures,
+        label,
     )
         .into_pyobject(py)
 }

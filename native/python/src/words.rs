@@ -1,9 +1,8 @@
 //! Label words, units and digit variants as the engine reads them, in plain Python data for the
 //! tests (`tests/scoring`). Offsets in and out are code points.
 
-use std::collections::HashSet;
-
 use groundedness_engine::digits::{self, Centers, Mantissa, Overflow};
+use groundedness_engine::fxhash::FxHashSet as HashSet;
 use groundedness_engine::label_words::{self, AtomContext};
 use groundedness_engine::units;
 use pyo3::exceptions::{PyOverflowError, PyValueError};
