@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
-AtomKind: TypeAlias = Literal["money", "percent", "number", "date", "identifier"]
-ATOM_KINDS: tuple[AtomKind, ...] = ("money", "percent", "number", "date", "identifier")
+AtomKind: TypeAlias = Literal["money", "percent", "number", "date", "identifier", "time"]
+ATOM_KINDS: tuple[AtomKind, ...] = ("money", "percent", "number", "date", "identifier", "time")
 NUMERIC_KINDS: frozenset[AtomKind] = frozenset({"money", "percent", "number"})
 
 
@@ -56,14 +56,30 @@ class Identifier:
     ``normalized`` is the comparison form (case-folded ticket codes, URLs without trailing
     punctuation, phone numbers as digits only); ``shape`` names its family so only
     identifiers of one shape are compared: ``email``, ``url``, ``ticket``, ``uuid``, ``ip``,
-    ``version``, ``hash``, ``phone``.
+    ``version``, ``hash``, ``phone``, ``code`` (booking references, tracking numbers).
     """
 
     normalized: str
     shape: str
 
 
-AtomValue: TypeAlias = Quantity | CalendarDate | Identifier
+@dataclass(slots=True, unsafe_hash=True)
+class ClockTime:
+    """Value of a time atom: a time of day on a 24-hour clock (``7:30 PM`` -> 19, 30).
+
+    ``second`` is None unless stated; ``zone`` is the zone's label as the engine normalises it
+    (``"UTC"``, ``"PT"``, ``"-07:00"``) and ``offsets`` the UTC offsets in minutes it stands for
+    (standard and daylight time for a generic zone such as ``PT``), both None without a zone.
+    """
+
+    hour: int
+    minute: int
+    second: int | None = None
+    zone: str | None = None
+    offsets: tuple[int, int] | None = None
+
+
+AtomValue: TypeAlias = Quantity | CalendarDate | Identifier | ClockTime
 
 
 @dataclass(slots=True, unsafe_hash=True)
