@@ -18,7 +18,9 @@ from typing import Any, Literal, TypeAlias, cast, get_args
 
 from otel_groundedness.env_config import EnvProblem, EnvReader, parse_bool, parse_float, parse_int
 from otel_groundedness.scoring.atoms import ATOM_KINDS, AtomKind
-from otel_groundedness.scoring.extract.locales import SUPPORTED_LOCALES
+
+# The locales whose number and date conventions the engine knows (its `extract::locales`).
+SUPPORTED_LOCALES: tuple[str, ...] = ("en-US", "en-GB", "de-DE", "fr-FR")
 
 LabelRule: TypeAlias = Literal["atom_ratio", "strict", "sentence"]
 LABEL_RULES: tuple[LabelRule, ...] = get_args(LabelRule)

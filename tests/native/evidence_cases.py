@@ -1,151 +1,22 @@
-"""The evidence walk, native against the Python oracle (``scoring.corpus.collect``).
-
-Both results are brought to one plain shape (``python_plain`` and ``_native.collect``'s) and must
-be equal: fragments, scalar values (bit for bit) and rows, paths as rendered and their labels,
-sibling identity and keys, truncation reasons, arrays. ``run`` is the long-run mode:
-
-    python -m tests.native.evidence_cases --cases 100000 --seed 1
-"""
+"""Evidence to score: the benchmarks' inputs, hostile shapes (deep, huge, cyclic,
+broken, odd Python types) and generated items (``random_case``)."""
 
 from __future__ import annotations
 
-import argparse
 import datetime
 import decimal
 import json
 import math
 import random
-import sys
-import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
+from pathlib import Path
 from typing import Any
 
-from otel_groundedness import _native
-from otel_groundedness.scoring.corpus import Corpus, _key_text, collect, path_labels, render_path
+from benchmarks import adversarial_bench, scoring_bench
+from otel_groundedness.scoring.engine import items
 from otel_groundedness.scoring.evidence import Evidence
 
-Plain = tuple[Any, ...]
-FIELDS = ("fragments", "scalar_values", "scalar_rows", "has_tool_evidence", "reasons", "arrays")
 CAPS = (0, 1, 2, 9, 64, 300, 4096, 262_144, 1 << 22)
-
-
-def python_plain(corpus: Corpus) -> Plain:
-    """The Python corpus in ``_native.collect``'s shape."""
-    ordinals: dict[int, int] = {}
-
-    def siblings(mapping: Mapping[Any, Any] | None) -> tuple[int, tuple[Any, ...]] | None:
-        """Its identity, and what later stages read of it: each key and each short string value
-        (labels, currency, a table's caption)."""
-        if mapping is None:
-            return None
-        ordinal = ordinals.setdefault(id(mapping), len(ordinals))
-        entries = tuple(
-            (key if type(key) is str else _key_text(key), _short_text(value, 200))
-            for key, value in mapping.items()
-        )
-        return ordinal, entries
-
-    def source(origin: Any) -> tuple[Any, ...]:
-        return (origin.index, origin.source_id, origin.kind, origin.name)
-
-    fragments = [
-        (source(f.source), render_path(f.path), path_labels(f.path), f.text, siblings(f.siblings))
-        for f in corpus.fragments
-    ]
-    rows = [
-        (
-            source(origin),
-            render_path(path),
-            path_labels(path),
-            (type(literal).__name__, literal if isinstance(literal, str) else repr(literal)),
-            currency,
-            siblings(mapping),
-            start,
-            end,
-        )
-        for origin, path, literal, currency, mapping, start, end in corpus.scalar_rows
-    ]
-    arrays = [
-        (
-            source(origin),
-            render_path(path),
-            min(len(rows_), TABLE_ROWS),
-            _table_rows(rows_),
-            siblings(mapping),
-        )
-        for origin, path, rows_, mapping in corpus.arrays
-    ]
-    values = [value.hex() for value in corpus.scalar_values]
-    return (fragments, values, rows, corpus.has_tool_evidence, sorted(corpus.reasons), arrays)
-
-
-# What a table reads of a JSON array: its first MAX_TABLE_CELLS rows (and whether it has more).
-TABLE_ROWS = 4097
-
-
-def _short_text(value: Any, chars: int) -> str | None:
-    return value if isinstance(value, str) and len(value) <= chars else None
-
-
-def _cell(value: Any) -> tuple[str, Any] | None:
-    if type(value) is float and math.isfinite(value):
-        return ("num", value)
-    if type(value) is int and -(10**308) < value < 10**308:
-        return ("num", float(value))
-    text = _short_text(value, 80)
-    return None if text is None else ("str", text)
-
-
-def _table_rows(rows: Sequence[Any]) -> list[tuple[Any, ...]]:
-    """Each row's cells, as ``_native.collect`` summarises them."""
-    summary: list[tuple[Any, ...]] = []
-    for row in rows[: TABLE_ROWS - 1]:
-        if isinstance(row, Mapping):
-            pairs = tuple(
-                (key if type(key) is str else _key_text(key), _cell(value)) for key, value in row.items()
-            )
-            summary.append(("map", pairs))
-        elif isinstance(row, list | tuple):
-            summary.append(("list", tuple(_cell(value) for value in row)))
-        else:
-            summary.append(("other",))
-    return summary
-
-
-def both(items: Sequence[Any], prompt: str | None, cap: int, every_string: bool) -> tuple[Plain, Plain]:
-    """Both engines on one input. Called from one frame: Python's JSON recursion limit depends on
-    the caller's stack, and the native engine reproduces it from there."""
-    try:
-        oracle = python_plain(collect(items, prompt, cap, every_string=every_string))
-    except Exception as error:  # the oracle raises on a few values (Decimal("sNaN")): so must the port
-        oracle = ("raises", type(error).__name__, str(error))
-    try:
-        fragments, values, rows, tool, reasons, arrays = _native.collect(items, prompt, cap, every_string)
-    except Exception as error:
-        return oracle, ("raises", type(error).__name__, str(error))
-    return oracle, (fragments, [value.hex() for value in values], rows, tool, reasons, arrays)
-
-
-def difference(items: Sequence[Any], prompt: str | None, cap: int, every_string: bool) -> str | None:
-    """None when both engines agree, else where they first differ."""
-    oracle, native = both(items, prompt, cap, every_string)
-    if oracle == native:
-        return None
-    if "raises" in (oracle[0], native[0]):
-        return f"cap={cap} every_string={every_string}: python {oracle!r:.300}, native {native!r:.300}"
-    for name, expected, got in zip(FIELDS, oracle, native, strict=True):
-        if expected != got:
-            if isinstance(expected, list) and isinstance(got, list):
-                at = next(
-                    (i for i, (a, b) in enumerate(zip(expected, got, strict=False)) if a != b),
-                    min(len(expected), len(got)),
-                )
-                expected = expected[at : at + 1] or f"(ends at {len(expected)})"
-                got = got[at : at + 1] or f"(ends at {len(got)})"
-                name = f"{name}[{at}]"
-            where = f"cap={cap} every_string={every_string} {name}"
-            return f"{where}:\n  python {expected!r:.600}\n  native {got!r:.600}"
-    return "differ"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -424,34 +295,147 @@ def random_case(rng: random.Random) -> tuple[list[Any], str | None, int, bool]:
     return items, prompt, cap, rng.random() < 0.3
 
 
-def run(cases: int, seed: int) -> int:
-    """Compares ``cases`` generated cases; prints the rate and the first mismatch; returns the
-    number of mismatches."""
-    rng = random.Random(seed)
-    mismatches = 0
-    first: str | None = None
-    started = time.perf_counter()
-    for number in range(cases):
-        items, prompt, cap, every_string = random_case(rng)
-        found = difference(items, prompt, cap, every_string)
-        if found is not None:
-            mismatches += 1
-            if first is None:
-                first = f"case {number}: items={items!r:.400} prompt={prompt!r}\n{found}"
-    elapsed = time.perf_counter() - started
-    print(f"evidence: {cases} cases, {mismatches} mismatches, {cases / elapsed:,.0f} cases/s (seed {seed})")
-    if first is not None:
-        print("first mismatch:", first)
-    return mismatches
+Case = tuple[str, list[Any], str | None]
+BENCH_SHAPES = Path(__file__).resolve().parents[2] / "benchmarks" / "data" / "bench_shapes.json"
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--cases", type=int, default=10_000)
-    parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args(argv)
-    return 1 if run(args.cases, args.seed) else 0
+def benchmark_cases() -> Iterator[Case]:
+    for case in scoring_bench.cases():
+        yield f"scoring_bench {case.name}", list(items(case.evidence)), None
+    for shape in adversarial_bench.shapes():
+        yield f"adversarial_bench {shape.name}", list(items(shape.evidence)), None
+    rng = random.Random(3)
+    yield "dense_output 128 KB", [scoring_bench.dense_output(128 * 1024, rng)], None
+    if BENCH_SHAPES.exists():
+        for shape in json.loads(BENCH_SHAPES.read_text(encoding="utf-8")):
+            yield f"bench_shapes {shape['id']}", list(items(shape["evidence"])), None
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+def _nested(depth: int, make: str) -> Any:
+    """``depth`` nested lists or dicts, built without recursion."""
+    value: Any = 1
+    for _ in range(depth):
+        value = [value] if make == "list" else {"k": value}
+    return value
+
+
+def _in_strings(value: Any, levels: int) -> str:
+    text = json.dumps(value)
+    for _ in range(levels - 1):
+        text = json.dumps({"payload": text})
+    return text
+
+
+def hostile_cases() -> Iterator[Case]:
+    yield "a million nulls", [[None] * 1_000_000], None
+    yield "100,000-deep lists", [_nested(100_000, "list")], None
+    yield "100,000-deep dicts", [_nested(100_000, "dict")], None
+    yield "100,000-deep lists as JSON text", ["[" * 100_000 + "]" * 100_000], None
+    yield "100,000-deep dicts as JSON text", ['{"a":' * 100_000 + "1" + "}" * 100_000], None
+    yield "deep records of lists", [[{"a": [{"b": _nested(10_005, "list")}]}]], None
+    yield "a 1 MB string", ["revenue 1243500 " + "x" * (1 << 20), "after 12"], None
+    yield "a 1 MB non-ASCII string", ["é€😀 12 " * (1 << 17)], None
+    yield "a 100 KB key", [{"k" * 100_000: 12, "total": 3}, {"é" * 50_000 + "\ud800": "7"}], None
+    yield (
+        "numbers at the edges",
+        [
+            [
+                math.nan,
+                math.inf,
+                -math.inf,
+                -0.0,
+                0.0,
+                1e308,
+                5e-324,
+                10**308 - 1,
+                10**308,
+                -(10**308),
+                10**400,
+                2**63,
+                -(2**63) - 1,
+            ]
+        ],
+        None,
+    )
+    yield (
+        "numbers in JSON text",
+        ["[NaN, Infinity, -Infinity, -0, -0.0, 1e400, 1E-400, 123456789012345678901234567890]"],
+        None,
+    )
+    yield "a 4300-digit int in JSON text", ["[" + "7" * 4300 + "]", "[" + "7" * 4301 + "]"], None
+    yield (
+        "Python types",
+        [
+            [
+                decimal.Decimal("1.10"),
+                decimal.Decimal("NaN"),
+                decimal.Decimal("1E+400"),
+                datetime.date(2026, 4, 15),
+            ],
+            [datetime.datetime(2026, 4, 15, 14, 5, tzinfo=datetime.UTC), datetime.time(7, 30), b"bytes 12"],
+            [
+                (1, "2.50", (3,)),
+                {1, 2},
+                frozenset({"a"}),
+                Broken(),
+                Digits(),
+                Text("12"),
+                Number(7),
+                Number(10**400),
+            ],
+            {
+                Broken(): "x 1",
+                5: "five 5",
+                (1, 2): 3,
+                None: 4,
+                2.5: "x",
+                Text("currency"): "usd",
+                "amount": 12,
+            },
+            Table(),
+        ],
+        None,
+    )
+    nested_json = {"total": 12.5, "rows": [[1, 2], [3, 4]], "currency": "eur"}
+    for levels in (1, 2, 3, 4, 5):
+        yield f"JSON text {levels} levels down in strings", [_in_strings(nested_json, levels)], None
+    whole = json.dumps(
+        {"invoice": {"total": 1243500.0, "tax": "12.30", "lines": [{"amount": 1, "sku": "A-1"}] * 20}}
+    )
+    yield "cut JSON documents", [whole[:cut] for cut in range(0, len(whole), 37)], None
+    yield (
+        "lone surrogates",
+        ["\ud800 12 \udfff", '["\\ud800 7", "\\ud83d\\ude00 8"]', {"\udc00": "\ud800 9"}],
+        None,
+    )
+    yield (
+        "Evidence objects",
+        [
+            Evidence({"total": 12}, source_id="call-1", kind="tool_result", name="search"),
+            Evidence("The prompt said 2024", kind="user_prompt"),
+            Evidence('{"a": "12"}', source_id=None, kind="retrieval", name=None),
+            Evidence([1, 2], source_id=7, kind=Text("user_prompt"), name=b"tool"),  # type: ignore[arg-type]
+            Evidence("3 of them", source_id=("a", 1), kind=None, name=Broken()),  # type: ignore[arg-type]
+            "plain 7",
+        ],
+        'Compare 2024 with 2025: {"a": 1}',
+    )
+    records = [{"line": f"item {i}", "2024": i * 1.5, "2025": str(i), "note": "x" * 90} for i in range(5000)]
+    rows = [["Revenue", 2024, 2025]] + [[f"row {i}", i, -i * 0.5, None, [i]] for i in range(5000)]
+    yield (
+        "tables cut by the budget",
+        [{"unit": "In millions", "records": records, "name": "Revenue", "ccy": "eur"}],
+        None,
+    )
+    yield "rows cut by the budget", [{"rows": rows, "caption": "(In thousands)"}, rows], None
+    shared = {"total": 12, "currency": "usd", "rows": [[1, 2]]}
+    yield "one object in several places", [shared, [shared, {"x": shared}], shared], None
+    loop: list[Any] = [1, "12"]
+    loop.append(loop)
+    cycle: dict[str, Any] = {"total": 3}
+    cycle["self"] = cycle
+    yield "cycles", [loop, cycle], None
+    yield "only a prompt", [], "revenue in 2024 was $1,243,500"
+    yield "only prompt-kind evidence", [Evidence("12", kind="user_prompt")], None
+    yield "empty items", [None, "", [], {}, (), 0, "   "], None
+    yield "pieces", [list(PIECES), dict(zip(PIECES, PIECES, strict=True))], None

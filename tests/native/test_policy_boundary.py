@@ -10,8 +10,7 @@ from hypothesis import strategies as st
 
 from otel_groundedness import _native
 from otel_groundedness.scoring.atoms import ATOM_KINDS
-from otel_groundedness.scoring.extract import SUPPORTED_LOCALES
-from otel_groundedness.scoring.policy import LABEL_RULES, GroundednessPolicy
+from otel_groundedness.scoring.policy import LABEL_RULES, SUPPORTED_LOCALES, GroundednessPolicy
 
 
 def test_the_engine_defaults_are_the_policy_defaults() -> None:

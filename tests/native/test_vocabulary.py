@@ -19,6 +19,7 @@ def test_the_engine_names_every_member_the_api_does() -> None:
         "Label": list(get_args(results.Label)),
         "LabelRule": list(policy.LABEL_RULES),
         "TruncationReason": list(results.TRUNCATION_REASONS),
+        "Locale": list(policy.SUPPORTED_LOCALES),
     }
 
 

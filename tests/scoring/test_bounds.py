@@ -19,12 +19,15 @@ from hypothesis import strategies as st
 
 from otel_groundedness.env_config import EnvProblem
 from otel_groundedness.scoring import Evidence, GroundednessPolicy, GroundednessReport, score
-from otel_groundedness.scoring.corpus import MAX_DEPTH
-from otel_groundedness.scoring.index import NEAR_MAX_CHARS
 from otel_groundedness.scoring.results import TRUNCATION_REASONS
 from tests.scoring.test_properties import TOKENS, check_invariants
 
 PEAK_LIMIT = 64 << 20  # the benchmark's memory target, for one call at the default caps
+# The engine's bounds (native/engine/src): MAX_DEPTH of the evidence walk (corpus.rs) and
+# NEAR_MAX_CHARS, the longest identifier judged for one-edit near misses (identifier_index.rs).
+# test_the_depth_bound_is_where_it_is_stated and the near-miss test below pin them by behaviour.
+MAX_DEPTH = 10_000
+NEAR_MAX_CHARS = 64
 
 
 def hex_run(length: int, seed: int = 1) -> str:
@@ -77,6 +80,15 @@ def test_near_misses_are_judged_up_to_the_length_bound_and_only_exactly_past_it(
     assert [(v.verdict, v.reason) for v in far.verdicts] == [("unsupported", "not_found")]
 
 
+@pytest.mark.parametrize(("length", "judged"), [(NEAR_MAX_CHARS, True), (NEAR_MAX_CHARS + 1, False)])
+def test_the_near_miss_length_bound_is_where_it_is_stated(length: int, judged: bool) -> None:
+    build = ("a1b2c3d4e5" * 10)[:length]
+    edited = build[:-1] + "0"
+    report = score(f"Build {edited} passed.", [{"build": build}])
+    expected = ("contradicted", "identifier_edit") if judged else ("unsupported", "not_found")
+    assert [(v.text, v.verdict, v.reason) for v in report.verdicts] == [(edited, *expected)]
+
+
 def test_every_edit_position_of_a_ticket_is_found_among_many_similar_ones() -> None:
     rng = random.Random(5)
     tickets = sorted({f"INV-{rng.randint(100_000, 999_999)}" for _ in range(5000)})
@@ -124,6 +136,14 @@ def test_deep_evidence_is_walked_and_supports_the_answer(depth: int) -> None:
     (verdict,) = report.verdicts
     assert verdict.citation is not None and verdict.citation.path is not None
     assert verdict.citation.path.endswith(".total") and len(verdict.citation.path) < 400
+
+
+def test_the_depth_bound_is_where_it_is_stated() -> None:
+    # The walk's stack holds the evidence list too: MAX_DEPTH - 1 nested levels are walked.
+    inside = score("The total is $1,243,500.", [nested(MAX_DEPTH - 1, {"total": 1243500})])
+    assert inside.label == "grounded" and inside.evidence_truncation_reasons == ()
+    past = score("The total is $1,243,500.", [nested(MAX_DEPTH, {"total": 1243500})])
+    assert past.evidence_truncation_reasons == ("max_depth",)
 
 
 def test_evidence_past_the_depth_bound_is_reported_not_silently_lost() -> None:

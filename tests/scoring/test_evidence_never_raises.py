@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import decimal
 
+from otel_groundedness._native import scale_note
 from otel_groundedness.scoring import score
-from otel_groundedness.scoring.tables import scale_note
 
 _TABLE = "| | 2024 | 2023 |\n|---|---|---|\n| Revenue | 5 | 2 |"
 

@@ -6,9 +6,7 @@ import datetime
 
 import pytest
 
-from otel_groundedness.scoring.atoms import CalendarDate
-from otel_groundedness.scoring.extract import extract_atoms
-from otel_groundedness.scoring.extract.dates import numeric_readings
+from tests.scoring.native_parts import CalendarDate, extract_atoms
 
 Reading = tuple[int | None, int | None, int | None]
 ANCHOR = datetime.date(2025, 3, 10)
@@ -120,12 +118,29 @@ def test_a_numeric_date_only_the_other_order_can_read_is_read_that_way(
     assert dates_in(f"due {text}.", locale=locale) == [(text, (reading,))]
 
 
-def test_ambiguous_numeric_date_carries_every_allowed_reading() -> None:
-    both = numeric_readings("03", "04", "2025", ("MDY", "DMY"))
-    assert both is not None and both.readings == ((2025, 3, 4), (2025, 4, 3))
-    one = numeric_readings("13", "04", "2025", ("MDY", "DMY"))
-    assert one is not None and one.readings == ((2025, 4, 13),)
-    assert numeric_readings("04", "04", "2025", ("MDY", "DMY")) == CalendarDate(((2025, 4, 4),))
+@pytest.mark.parametrize(
+    ("locale", "text", "readings"),
+    [
+        # The locale's order (en-US month/day, the others day/month) gives the one reading.
+        ("en-US", "03/04/2025", ((2025, 3, 4),)),
+        ("en-GB", "03/04/2025", ((2025, 4, 3),)),
+        ("de-DE", "03/04/2025", ((2025, 4, 3),)),
+        ("fr-FR", "03/04/2025", ((2025, 4, 3),)),
+        ("en-US", "04/04/2025", ((2025, 4, 4),)),
+        # A day over 12 leaves no doubt: the other order's reading.
+        ("en-US", "13/04/2025", ((2025, 4, 13),)),
+        ("en-GB", "04/13/2025", ((2025, 4, 13),)),
+        ("en-US", "15/04/25", ((2025, 4, 15),)),
+    ],
+)
+def test_numeric_date_reads_the_locale_order_then_the_other(
+    locale: str, text: str, readings: tuple[Reading, ...]
+) -> None:
+    assert dates_in(f"on {text}.", locale=locale) == [(text, readings)]
+
+
+def test_numeric_date_no_order_reads_is_not_one_date() -> None:
+    assert all(span != "15/14/2025" for span, _ in dates_in("on 15/14/2025.", locale="en-US"))
 
 
 @pytest.mark.parametrize("text", ["2020-2024", "2020–2024", "2020 - 2024"])

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from otel_groundedness.scoring.atoms import AtomKind, Identifier
-from otel_groundedness.scoring.extract import extract_atoms
+from otel_groundedness.scoring.atoms import AtomKind
+from tests.scoring.native_parts import Identifier, extract_atoms
 
 
 def identifiers_in(text: str, **options: object) -> list[tuple[str, str, str]]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import calendar
 import datetime
 import math
 import random
@@ -10,16 +11,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from otel_groundedness.scoring.atoms import (
-    ATOM_KINDS,
-    NUMERIC_KINDS,
+from otel_groundedness.scoring.atoms import ATOM_KINDS, NUMERIC_KINDS
+from tests.scoring.native_parts import (
+    SUPPORTED_LOCALES,
     Atom,
     CalendarDate,
     Identifier,
     Quantity,
+    extract_atoms,
+    readable,
 )
-from otel_groundedness.scoring.extract import SUPPORTED_LOCALES, extract_atoms
-from otel_groundedness.scoring.extract.dates import is_valid
 
 # Fragments that exercise the grammar's edges when glued together at random.
 TOKENS = [
@@ -43,8 +44,57 @@ options = st.fixed_dictionaries(
 )
 
 
+DAYS_IN_MONTH = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+
+
+def is_valid(year: int | None, month: int | None, day: int | None) -> bool:
+    """Whether a reading names a real date: a year alone, a month of a year (or of no year), or a
+    day of one; 29 February needs a leap year when the year is given."""
+    if month is None:
+        return day is None and year is not None
+    if not 1 <= month <= 12:
+        return False
+    if day is None:
+        return True
+    if month == 2 and day == 29:
+        return year is None or calendar.isleap(year)
+    return 1 <= day <= DAYS_IN_MONTH[month - 1]
+
+
+@pytest.mark.parametrize(
+    ("reading", "valid"),
+    [
+        ((2025, None, None), True),
+        ((None, None, None), False),
+        ((2025, None, 3), False),
+        ((None, 3, 3), True),
+        ((2024, 2, 29), True),
+        ((1900, 2, 29), False),
+        ((None, 2, 29), True),
+        ((2025, 4, 31), False),
+        ((2025, 13, None), False),
+    ],
+)
+def test_is_valid_knows_the_calendar(reading: tuple[int | None, int | None, int | None], valid: bool) -> None:
+    assert is_valid(*reading) is valid
+
+
+def test_extracted_dates_are_real_dates() -> None:
+    """The engine's date readings pass ``is_valid``; impossible dates are not read as dates."""
+    for text in ("on 29 February 2024", "on 2025-04-30", "in March 2025", "on Feb 29"):
+        dates = [atom for atom in extract_atoms(text) if atom.kind == "date"]
+        assert dates, text
+        assert all(isinstance(d.value, CalendarDate) for d in dates)
+        assert all(is_valid(*r) for d in dates for r in d.value.readings)  # type: ignore[union-attr]
+    for text in ("on 2025-02-30", "on 2025-13-01", "on 31 April 2025"):
+        readings = [a.value.readings for a in extract_atoms(text) if isinstance(a.value, CalendarDate)]
+        assert all(is_valid(*r) for rs in readings for r in rs), (text, readings)
+
+
 def assert_sane(text: str, atoms: list[Atom]) -> None:
-    """Sorted, non-overlapping, spans point at the text, values typed and finite."""
+    """Sorted, non-overlapping, spans point at the text (as read: lone surrogates as U+FFFD),
+    values typed and finite."""
+    text = readable(text)
     previous_end = 0
     for atom in atoms:
         assert previous_end <= atom.start < atom.end <= len(text)
@@ -74,7 +124,7 @@ def test_any_text_yields_sane_deterministic_atoms(text: str, opts: dict[str, obj
 @given(text=texts, kinds=st.sets(st.sampled_from(ATOM_KINDS)))
 def test_kinds_filter_keeps_the_same_atoms(text: str, kinds: set[str]) -> None:
     everything = extract_atoms(text)
-    assert extract_atoms(text, kinds=kinds) == [a for a in everything if a.kind in kinds]  # type: ignore[arg-type]
+    assert extract_atoms(text, kinds=kinds) == [a for a in everything if a.kind in kinds]
 
 
 def test_one_megabyte_of_adversarial_text_completes_with_sane_atoms() -> None:
@@ -107,4 +157,7 @@ def test_bad_arguments_raise_value_error(options: dict[str, object], message: st
 
 
 def test_supported_locales() -> None:
+    """Every locale the tests sample is read by the engine (which refuses others, see above)."""
     assert SUPPORTED_LOCALES == ("en-US", "en-GB", "de-DE", "fr-FR")
+    for locale in SUPPORTED_LOCALES:
+        assert [a.kind for a in extract_atoms("$5", locale=locale)] == ["money"]

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from otel_groundedness.scoring.atoms import Atom, Quantity
-from otel_groundedness.scoring.extract import extract_atoms
+from tests.scoring.native_parts import Atom, Quantity, extract_atoms
 
 
 def only_atom(text: str, **options: object) -> Atom:

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from otel_groundedness.scoring.atoms import Atom, CalendarDate, Identifier, Quantity
-from otel_groundedness.scoring.extract import extract_atoms
+from tests.scoring.native_parts import Atom, CalendarDate, Identifier, Quantity, extract_atoms
 
 
 def read(text: str, **options: object) -> list[tuple[str, str]]:

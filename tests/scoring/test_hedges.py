@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from otel_groundedness.scoring.atoms import Quantity
-from otel_groundedness.scoring.extract import extract_atoms
+from tests.scoring.native_parts import Quantity, extract_atoms
 from tests.scoring.verdict_lookup import verdict_of
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from otel_groundedness.scoring.label_words import json_words, window_words, words
+from otel_groundedness._native import json_words, window_words, words
 
 
 @pytest.mark.parametrize(

@@ -3,8 +3,8 @@ rule, not the iteration order of a set of floats (which the native engine could 
 
 from __future__ import annotations
 
+from otel_groundedness._native import one_edit_numbers
 from otel_groundedness.scoring import score
-from otel_groundedness.scoring.verdicts import _one_edit_numbers
 
 
 def test_the_smallest_edited_number_is_cited() -> None:
@@ -15,5 +15,6 @@ def test_the_smallest_edited_number_is_cited() -> None:
 
 
 def test_edited_numbers_come_in_ascending_order() -> None:
-    values = _one_edit_numbers("4521")
+    values = one_edit_numbers("4521")
     assert values == sorted(set(values))
+    assert {64521.0, 4621.0, 521.0} <= set(values)

@@ -4,21 +4,25 @@ from __future__ import annotations
 
 import pytest
 
-from otel_groundedness.scoring.digits import (
-    Mantissa,
+from otel_groundedness._native import (
+    digit_relation,
+    digit_variants,
     half_unit,
     mantissa,
-    relation,
     value_of,
     variant_windows,
-    variants,
 )
 
 
+def centers_of(centers: tuple[int, int, int] | list[int]) -> list[int]:
+    """A run's centres: a ``range(start, stop, step)`` as its 3-tuple, or the list itself."""
+    return list(range(*centers)) if isinstance(centers, tuple) else centers
+
+
 def test_mantissa_strips_separators_and_trailing_zeros() -> None:
-    assert mantissa(1_243_500.0) == Mantissa("12435", 6)
-    assert mantissa(0.153) == Mantissa("153", -1)
-    assert mantissa(-15.3) == Mantissa("153", 1)
+    assert mantissa(1_243_500.0) == ("12435", 6)
+    assert mantissa(0.153) == ("153", -1)
+    assert mantissa(-15.3) == ("153", 1)
     assert mantissa(0.0) is None and mantissa(float("inf")) is None
 
 
@@ -41,14 +45,13 @@ def test_mantissa_strips_separators_and_trailing_zeros() -> None:
 def test_relation(answer: float, evidence: float, reason: str | None) -> None:
     reduced = mantissa(answer)
     assert reduced is not None
-    assert relation(reduced, evidence) == reason
+    assert digit_relation(*reduced, evidence) == reason
     # The variant probe (used when many values sit near the answer) must reach every related value.
-    reach = half_unit(reduced.digits, reduced.exponent)
+    reach = half_unit(*reduced)
     probed = any(
-        abs(value_of(variant.digits, exponent, False) - evidence)
-        <= max(reach, half_unit(variant.digits, exponent))
-        for variant in variants(reduced)
-        for exponent in variant.exponents
+        abs(value_of(digits, exponent, False) - evidence) <= max(reach, half_unit(digits, exponent))
+        for digits, _, exponents in digit_variants(*reduced)
+        for exponent in exponents
     )
     assert probed or reason is None
 
@@ -60,11 +63,12 @@ def test_variant_windows_reach_every_related_value(evidence: float) -> None:
     for answer in (1_234_500.0, 4_182.5, 1_420_000.0):
         reduced = mantissa(answer)
         assert reduced is not None
-        if relation(reduced, evidence) is not None:
+        if digit_relation(*reduced, evidence) is not None:
+            runs, _, _ = variant_windows(*reduced)
             windows = [
                 (center * unit - reach, center * unit + reach)
-                for centers, unit, reach in variant_windows(reduced).runs
-                for center in centers
+                for centers, unit, reach in runs
+                for center in centers_of(centers)
             ]
             assert any(low <= evidence <= high for low, high in windows), (answer, evidence)
 
@@ -74,9 +78,9 @@ def test_each_window_run_lies_within_its_span(answer: float) -> None:
     # The index skips a run whose span holds no value, so the span must cover every window.
     reduced = mantissa(answer)
     assert reduced is not None
-    windows = variant_windows(reduced)
-    assert windows.runs
-    for (centers, unit, reach), first, last in zip(windows.runs, windows.firsts, windows.lasts, strict=True):
-        assert centers
-        for center in centers:
+    runs, firsts, lasts = variant_windows(*reduced)
+    assert runs
+    for (centers, unit, reach), first, last in zip(runs, firsts, lasts, strict=True):
+        assert centers_of(centers)
+        for center in centers_of(centers):
             assert first <= center * unit - reach <= center * unit + reach <= last, (answer, center)

@@ -1,12 +1,71 @@
-"""Evidence walker: nested payloads, JSON strings, dict keys, raw scalars and the byte cap."""
+"""Evidence walker: nested payloads, JSON strings, dict keys, raw scalars and the byte cap.
+
+The walk is the native engine's (``_native.collect``, plain tuples: see otel_groundedness/_native.pyi);
+``walk`` below names the parts these tests read.
+"""
 
 from __future__ import annotations
 
 import json
 import sys
+from dataclasses import dataclass
+from typing import Any
 
+from otel_groundedness import _native
 from otel_groundedness.scoring import Evidence
-from otel_groundedness.scoring.corpus import Corpus, Path, collect, render_path
+
+
+@dataclass(frozen=True)
+class Source:
+    index: int | None
+    source_id: Any
+    kind: str
+    name: Any
+
+
+@dataclass(frozen=True)
+class Fragment:
+    source: Source
+    path: str | None  # rendered
+    text: str
+
+
+@dataclass(frozen=True)
+class Scalar:
+    source: Source
+    path: str | None  # rendered
+    value: float
+    currency: str | None
+    start: int | None
+    end: int | None
+
+
+@dataclass(frozen=True)
+class Corpus:
+    fragments: list[Fragment]
+    scalars: list[Scalar]
+    has_tool_evidence: bool
+    reasons: set[str]
+
+    @property
+    def truncated(self) -> bool:
+        return bool(self.reasons)
+
+
+def collect(items: list[Any], prompt: str | None, cap: int, every_string: bool = False) -> Corpus:
+    """The native evidence walk of ``items`` (and the prompt) under a byte cap of ``cap``."""
+    fragments, values, rows, tool, reasons, _ = _native.collect(items, prompt, cap, every_string)
+    plain: list[Any] = [*fragments]
+    plain_rows: list[Any] = [*rows]
+    return Corpus(
+        [Fragment(Source(*row[0]), row[1], row[3]) for row in plain],
+        [
+            Scalar(Source(*row[0]), row[1], value, row[4], row[6], row[7])
+            for value, row in zip(values, plain_rows, strict=True)
+        ],
+        tool,
+        set(reasons),
+    )
 
 
 def texts(corpus: Corpus) -> list[str]:
@@ -14,7 +73,7 @@ def texts(corpus: Corpus) -> list[str]:
 
 
 def scalars(corpus: Corpus) -> list[tuple[str | None, float]]:
-    return [(render_path(raw.path), raw.value) for raw in corpus.scalars]
+    return [(raw.path, raw.value) for raw in corpus.scalars]
 
 
 def test_nested_payload_is_walked_in_document_order_with_keys() -> None:
@@ -25,7 +84,7 @@ def test_nested_payload_is_walked_in_document_order_with_keys() -> None:
     # Strings that cannot hold an atom (no digit, "@", "://" or "www.") are not kept.
     assert texts(corpus) == ["INV-2210", "$1,243,500", "A-100", "a@b.example"]
     assert scalars(corpus) == [('$["INV-2210"].lines[0].qty', 3.0)]
-    assert render_path(corpus.fragments[1].path) == '$["INV-2210"].amount'
+    assert corpus.fragments[1].path == '$["INV-2210"].amount'
     assert collect([payload], None, 10_000, every_string=True).fragments[1].text == "amount"
 
 
@@ -104,11 +163,13 @@ def test_containers_and_nulls_are_charged_so_the_byte_cap_ends_any_walk() -> Non
 
 
 def test_rendered_paths_stay_short_however_deep_or_long_the_keys() -> None:
-    path: Path = None
-    for level in range(10_000):
-        path = (path, "level" if level % 2 else level)
-    path = ((path, "k" * 100_000), "total")
-    rendered = render_path(path)
+    deep: object = {"k" * 100_000: {"total": 5}}
+    for level in reversed(range(5_000)):  # well inside the walk's MAX_DEPTH (corpus.rs): no truncation
+        deep = {"level": deep} if level % 2 else [deep]
+    corpus = collect([deep], None, 1 << 20)
+    assert not corpus.truncated and [raw.value for raw in corpus.scalars] == [5.0]
+    rendered = corpus.scalars[0].path
     assert rendered is not None and rendered.startswith("$..") and rendered.endswith(".total")
     assert len(rendered) < 400
-    assert render_path(((None, "invoice"), "total")) == "$.invoice.total"  # short paths are unchanged
+    # Short paths are unchanged.
+    assert scalars(collect([{"invoice": {"total": 5}}], None, 1000)) == [("$.invoice.total", 5.0)]

@@ -6,10 +6,9 @@ import json
 
 import pytest
 
-from otel_groundedness.scoring import AtomVerdict, Citation, GroundednessReport, rules
-from otel_groundedness.scoring.atoms import Atom, Quantity
+from otel_groundedness._native import rule_figures, sentence_spans
+from otel_groundedness.scoring import AtomVerdict, Citation, GroundednessReport
 from otel_groundedness.scoring.policy import LabelRule
-from otel_groundedness.scoring.sentences import sentence_spans
 
 CITATION = Citation(0, "call_1", "tool_result", "get_invoice", "$.invoice.total", None, None, "1243500")
 
@@ -57,24 +56,35 @@ def test_citation_describes_itself_briefly() -> None:
     assert prompt.describe() == "prompt [4:9] = $1.2M"
 
 
+S, U, C = "supported", "unsupported", "contradicted"
+
+
 @pytest.mark.parametrize(
-    ("rule", "ratio", "sentences", "strict", "contradicted", "label"),
+    ("rule", "verdicts", "sentence_of", "figures", "label"),
     [
-        ("atom_ratio", 1.0, 1.0, True, 0, "grounded"),
-        ("atom_ratio", 0.9, 0.5, False, 0, "partially_grounded"),
-        ("atom_ratio", 0.8, 0.5, False, 0, "partially_grounded"),  # the alert threshold itself passes
-        ("atom_ratio", 0.7, 1.0, False, 0, "ungrounded"),
-        ("atom_ratio", 0.95, 0.9, False, 1, "ungrounded"),  # any contradiction is ungrounded
-        ("sentence", 0.5, 0.9, False, 0, "partially_grounded"),
-        ("sentence", 0.9, 0.5, False, 0, "ungrounded"),
-        ("strict", 0.99, 0.99, False, 0, "ungrounded"),
-        ("strict", 1.0, 1.0, True, 0, "grounded"),
+        ("atom_ratio", [S], [0], (1.0, 1.0, True), "grounded"),
+        ("atom_ratio", [S] * 9 + [U], [0] * 5 + [1] * 5, (0.9, 0.5, False), "partially_grounded"),
+        # The alert threshold itself passes.
+        ("atom_ratio", [S] * 8 + [U] * 2, [0] * 5 + [1] * 5, (0.8, 0.5, False), "partially_grounded"),
+        ("atom_ratio", [S] * 7 + [U] * 3, [0] * 10, (0.7, 0.0, False), "ungrounded"),
+        # Any contradiction is ungrounded.
+        ("atom_ratio", [S] * 19 + [C], list(range(20)), (0.95, 0.95, False), "ungrounded"),
+        ("sentence", [S] * 9 + [U] * 9, list(range(9)) + [9] * 9, (0.5, 0.9, False), "partially_grounded"),
+        ("sentence", [S] * 9 + [U], [0] * 9 + [1], (0.9, 0.5, False), "ungrounded"),
+        ("strict", [S] * 99 + [U], list(range(100)), (0.99, 0.99, False), "ungrounded"),
+        ("strict", [S] * 3, [0, 0, 1], (1.0, 1.0, True), "grounded"),
     ],
 )
 def test_label_rule(
-    rule: LabelRule, ratio: float, sentences: float, strict: bool, contradicted: int, label: str
+    rule: LabelRule,
+    verdicts: list[str],
+    sentence_of: list[int],
+    figures: tuple[float, float, bool],
+    label: str,
 ) -> None:
-    assert rules.label(rule, ratio, sentences, strict, contradicted, 0.8) == label
+    ratio, sentences, strict, got = rule_figures(rule, verdicts, sentence_of, 0.8)
+    assert (ratio, sentences, strict) == pytest.approx(figures)
+    assert got == label
 
 
 def test_rules_side_by_side_on_the_worked_example() -> None:
@@ -89,19 +99,20 @@ def test_rules_side_by_side_on_the_worked_example() -> None:
         "unsupported",
     ]
     sentence_of = [1, 2, 2, 3, 4, 5, 5]
-    assert rules.atom_ratio(verdicts) == pytest.approx(4 / 7)  # type: ignore[arg-type]
-    assert rules.sentence_score(verdicts, sentence_of) == pytest.approx(2 / 5)  # type: ignore[arg-type]
-    assert rules.strict_pass(verdicts) is False  # type: ignore[arg-type]
+    ratio, sentences, strict, _ = rule_figures("atom_ratio", verdicts, sentence_of, 0.8)
+    assert ratio == pytest.approx(4 / 7)
+    assert sentences == pytest.approx(2 / 5)
+    assert strict is False
 
 
-def _atom(text: str, whole: str) -> Atom:
+def _span(text: str, whole: str) -> tuple[int, int]:
     start = whole.index(text)
-    return Atom("number", text, start, start + len(text), Quantity(1.0, 0.5, "1"))
+    return start, start + len(text)
 
 
 def test_sentence_spans_ignore_decimals_abbreviations_and_periods_inside_atoms() -> None:
     text = "Revenue was approx. $1.24M in Q3. Costs rose 3. März 2025 was the date!\nNext line"
-    spans = sentence_spans(text, [_atom("3. März 2025", text)])
+    spans = sentence_spans(text, [_span("3. März 2025", text)])
     assert [text[a:b].strip() for a, b in spans] == [
         "Revenue was approx. $1.24M in Q3.",
         "Costs rose 3. März 2025 was the date!",

@@ -1,41 +1,23 @@
-"""Verdict rules over the evidence index, driven by hand-built atoms.
+"""Verdict rules over the evidence index, one answer figure at a time.
 
-A lexicon extractor (surface text -> atom value) stands in for extraction so these tests pin the
-comparison rules alone; the end-to-end tests run the real extractor.
+Each case writes one figure (``surface``) after some answer text and reads its verdict from
+``score()``; the lexicon below states what the extractor reads the figure as, and ``verdict_for``
+checks that it does, so these tests pin the comparison rules on known atom values.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
 
-from otel_groundedness.scoring import score
-from otel_groundedness.scoring.atoms import Atom, AtomKind, AtomValue, CalendarDate, Identifier, Quantity
-from otel_groundedness.scoring.corpus import collect
-from otel_groundedness.scoring.index import EvidenceIndex
-from otel_groundedness.scoring.label_words import AtomContext
-from otel_groundedness.scoring.verdicts import Judgement, judge, one_edit_apart
+from otel_groundedness._native import one_edit_apart
+from otel_groundedness.scoring import AtomVerdict, GroundednessPolicy, score
+from otel_groundedness.scoring.atoms import AtomKind
+from tests.scoring.native_parts import AtomValue, CalendarDate, Identifier, Quantity, extract_atoms
 
 Lexicon = Mapping[str, tuple[AtomKind, AtomValue]]
-
-
-def lexicon_extractor(lexicon: Lexicon) -> Callable[[str], list[Atom]]:
-    def extract(text: str) -> list[Atom]:
-        atoms = []
-        for surface, (kind, value) in lexicon.items():
-            start = text.find(surface)
-            while start >= 0:
-                atoms.append(Atom(kind, surface, start, start + len(surface), value))
-                start = text.find(surface, start + len(surface))
-        kept: list[Atom] = []
-        for atom in sorted(atoms, key=lambda atom: (atom.start, -len(atom.text))):
-            if not kept or atom.start >= kept[-1].end:  # longest match wins, as in extraction
-                kept.append(atom)
-        return kept
-
-    return extract
 
 
 def usd(
@@ -50,15 +32,20 @@ def verdict_for(
     evidence: list[Any],
     before: str = "",
     band: float = 0.15,
-) -> Judgement:
-    """Judge ``surface`` as written after the answer text ``before``."""
+    locale: str = "en-US",
+) -> AtomVerdict:
+    """The verdict ``score`` gives ``surface`` written after the answer text ``before``, once the
+    extractor is seen to read it as the lexicon says."""
     kind, value = lexicon[surface]
-    index = EvidenceIndex(collect(evidence, None, 1 << 20), lexicon_extractor(lexicon))
     answer = before + surface
-    atom = Atom(kind, surface, len(before), len(answer), value)
-    return judge(
-        atom, index, AtomContext(answer, atom.start, atom.end, (0, len(answer)), (0, len(answer))), band
-    )
+    # The one atom inside the surface ("about $1,200,000": the figure, hedged by "about").
+    inside = [a for a in extract_atoms(answer, locale=locale) if a.start >= len(before)]
+    assert [(a.kind, a.value) for a in inside] == [(kind, value)], (surface, inside)
+    span = (inside[0].start, inside[0].end)
+    policy = GroundednessPolicy(contradicted_band=band, locale=locale)
+    report = score(answer, evidence, policy=policy)
+    (verdict,) = [v for v in report.verdicts if (v.start, v.end) == span]
+    return verdict
 
 
 LEX: dict[str, tuple[AtomKind, AtomValue]] = {
@@ -66,10 +53,11 @@ LEX: dict[str, tuple[AtomKind, AtomValue]] = {
     "$1,234,500": usd(1_234_500, 0.5, "1234500"),
     "$1.24M": usd(1_240_000, 5_000, "124"),
     "$1.3M": usd(1_300_000, 50_000, "13"),
-    "about $1,200,000": usd(1_200_000, 50_000, "12"),
+    "about $1,200,000": ("money", Quantity(1_200_000, 50_000, "12", "USD", hedged=True)),
     "$1,250,000": usd(1_250_000, 5_000, "125"),
-    "€1,000": usd(1000, 0.5, "1000", "EUR"),
-    "$1,000": usd(1000, 0.5, "1000"),
+    # Trailing zeros state lower precision: "$1,000" is 10 hundreds, give or take 50.
+    "€1,000": usd(1000, 50, "10", "EUR"),
+    "$1,000": usd(1000, 50, "10"),
     "$4.8B": usd(4.8e9, 5e7, "48"),
     "$4.8M": usd(4.8e6, 5e4, "48"),
     "$4,812": usd(4812, 0.5, "4812"),
@@ -80,7 +68,7 @@ LEX: dict[str, tuple[AtomKind, AtomValue]] = {
     "-15.3%": ("percent", Quantity(-15.3, 0.05, "153", unit="%")),
     "30%": ("percent", Quantity(30, 0.5, "30", unit="%")),
     "300%": ("percent", Quantity(300, 0.5, "300", unit="%")),
-    "1500ms": ("number", Quantity(1500, 0.5, "1500", unit="ms")),
+    "1500ms": ("number", Quantity(1500, 50, "15", unit="ms")),
     "7,431": ("number", Quantity(7431, 0.5, "7431")),
     "2025-03-03": ("date", CalendarDate(((2025, 3, 3),))),
     "2025-03-04": ("date", CalendarDate(((2025, 3, 4),))),
@@ -88,7 +76,6 @@ LEX: dict[str, tuple[AtomKind, AtomValue]] = {
     "2024-03-03": ("date", CalendarDate(((2024, 3, 3),))),
     "March 2025": ("date", CalendarDate(((2025, 3, None),))),
     "Mar 3": ("date", CalendarDate(((None, 3, 3),))),
-    "03/04/2025": ("date", CalendarDate(((2025, 3, 4), (2025, 4, 3)))),
     "2024": ("date", CalendarDate(((2024, None, None),))),
     "INV-2210": ("identifier", Identifier("INV-2210", "ticket")),
     "inv-2210": ("identifier", Identifier("INV-2210", "ticket")),
@@ -185,8 +172,8 @@ def test_near_value_outside_the_band_is_unsupported_even_with_context() -> None:
 
 def test_contradiction_cites_the_evidence_value() -> None:
     judgement = verdict_for("$1,234,500", LEX, [{"invoice": {"total": 1243500}}])
-    assert judgement.hit is not None
-    citation = judgement.hit.citation()
+    citation = judgement.citation
+    assert citation is not None
     assert (citation.path, citation.text, citation.evidence_index) == ("$.invoice.total", "1243500", 0)
 
 
@@ -196,7 +183,6 @@ def test_contradiction_cites_the_evidence_value() -> None:
         ("2025-03-03", ["Due 2025-03-03"], "supported", "exact"),
         ("March 2025", ["Due 2025-03-03"], "supported", "within_precision"),
         ("Mar 3", ["Due 2025-03-03"], "supported", "within_precision"),
-        ("03/04/2025", ["Shipped 2025-04-03"], "supported", "reformatted"),
         ("2024", [{"fiscal_year": 2024}], "supported", "exact"),
         ("2025-03-04", ["Due 2025-03-03"], "contradicted", "date_component_changed"),
         ("2025-04-03", ["Due 2025-03-03"], "contradicted", "date_component_changed"),
@@ -209,6 +195,21 @@ def test_contradiction_cites_the_evidence_value() -> None:
 )
 def test_date_rules(answer: str, evidence: list[Any], verdict: str, reason: str) -> None:
     judgement = verdict_for(answer, LEX, evidence)
+    assert (judgement.verdict, judgement.reason) == (verdict, reason)
+
+
+@pytest.mark.parametrize(
+    ("locale", "reading", "verdict", "reason"),
+    [
+        ("en-GB", (2025, 4, 3), "supported", "reformatted"),
+        ("en-US", (2025, 3, 4), "contradicted", "date_component_changed"),
+    ],
+)
+def test_a_numeric_date_is_read_in_the_locales_order(
+    locale: str, reading: tuple[int, int, int], verdict: str, reason: str
+) -> None:
+    lexicon = {**LEX, "03/04/2025": ("date", CalendarDate((reading,)))}
+    judgement = verdict_for("03/04/2025", lexicon, ["Shipped 2025-04-03"], locale=locale)
     assert (judgement.verdict, judgement.reason) == (verdict, reason)
 
 

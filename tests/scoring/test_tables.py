@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from otel_groundedness._native import atom_context
 from otel_groundedness.scoring import GroundednessPolicy, score
 from otel_groundedness.scoring.results import AtomVerdict
 
@@ -201,22 +202,27 @@ def test_averages_sums_and_shares_of_named_cells() -> None:
     )
 
 
-def test_a_directly_matched_figure_never_reads_the_tables(monkeypatch: pytest.MonkeyPatch) -> None:
-    from otel_groundedness.scoring import table_book
-    from otel_groundedness.scoring.scorer import score  # the oracle's book can be watched
-
-    built: list[object] = []
-    original = table_book.TableBook.__init__
-
-    def counting(self: table_book.TableBook, *args: object) -> None:
-        built.append(self)
-        original(self, *args)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(table_book.TableBook, "__init__", counting)
-    score("Revenue was $4,812.6, up from $4,377.9; operating income 1,502.7.", [ISSUE_TABLE])
-    assert not built
-    score("Revenue rose by $434.7 million.", [ISSUE_TABLE])
-    assert len(built) == 1
+def test_a_directly_matched_figure_never_reads_the_tables() -> None:
+    """The tables are read only for a figure no evidence value matches: beside a 2,000-row table,
+    directly matched figures are judged on a budget that reading the tables exceeds."""
+    big = "| | 2024 | 2023 |\n|---|---|---|\n" + "\n".join(
+        f"| Row {i} | {i}.5 | {i}.25 |" for i in range(2000)
+    )
+    policy = GroundednessPolicy(work_budget=10_000)
+    direct = score(
+        "Revenue was $4,812.6, up from $4,377.9; operating income 1,502.7.", [ISSUE_TABLE, big], policy=policy
+    )
+    assert not direct.budget_exceeded
+    assert [(v.text, v.verdict) for v in direct.verdicts] == [
+        ("$4,812.6", "supported"),
+        ("$4,377.9", "supported"),
+        ("1,502.7", "supported"),
+    ]
+    derived = score("Revenue rose by $434.7 million.", [ISSUE_TABLE, big], policy=policy)
+    assert derived.budget_exceeded
+    # With room for the tables, the same figure is derived from them.
+    roomy = score("Revenue rose by $434.7 million.", [ISSUE_TABLE, big])
+    assert [(v.verdict, v.reason) for v in roomy.verdicts] == [("supported", "derived_difference")]
 
 
 def test_reading_tables_is_charged_to_the_work_budget() -> None:
@@ -233,12 +239,18 @@ def test_short_figures_are_atoms_only_when_stated_as_answers() -> None:
     assert not verdicts("Step 3 took 2 tries in 5 runs.", [ISSUE_TABLE])
 
 
+# The engine's bounds on the sentence a figure reads for cues: SENTENCE_BEFORE and SENTENCE_AFTER
+# characters around it (native/engine/src/label_words.rs).
+SENTENCE_BEFORE, SENTENCE_AFTER = 300, 100
+
+
 def test_the_sentence_read_for_cues_is_bounded() -> None:
     """Every unmatched figure reads its sentence for a cue: a 32K "sentence" of figures must not
     make that quadratic."""
-    from otel_groundedness.scoring.label_words import SENTENCE_AFTER, SENTENCE_BEFORE, AtomContext
-
     text = " ".join(f"{1000 + i:,}" for i in range(6000))
     middle = text.index("4,000")
-    around = AtomContext(text, middle, middle + 5, (0, len(text)), (middle - 1, middle + 6), (0, 0))
-    assert len(around.sentence_text()) <= SENTENCE_BEFORE + 5 + SENTENCE_AFTER
+    sentence = atom_context(text, middle, middle + 5, (0, len(text)), (middle - 1, middle + 6), (0, 0))[0]
+    assert sentence == text[middle - SENTENCE_BEFORE : middle + 5 + SENTENCE_AFTER]
+    # A short sentence is read whole.
+    short = "Revenue rose 4,000 units."
+    assert atom_context(short, 13, 18, (0, len(short)), (12, 19))[0] == short

@@ -11,11 +11,9 @@ from typing import Any
 
 import pytest
 
+from otel_groundedness._native import slipped_years
 from otel_groundedness.scoring import score
-from otel_groundedness.scoring.atoms import CalendarDate
-from otel_groundedness.scoring.bare_years import slipped_years
-from otel_groundedness.scoring.extract import extract_atoms
-from otel_groundedness.scoring.extract.years import in_year_context, iso_month, range_end
+from tests.scoring.native_parts import CalendarDate, extract_atoms
 from tests.scoring.verdict_lookup import verdict_of, verdicts_of
 
 # --- hedged years ---------------------------------------------------------------------------
@@ -185,7 +183,7 @@ def test_quantities_near_years_are_unaffected() -> None:
     assert verdict_of("We sold 1,510 units.", evidence, "1,510") == ("contradicted", "digit_changed")
 
 
-# --- years: the helpers -------------------------------------------------------------------------
+# --- years: the grammar's year rules, one at a time ------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -202,7 +200,11 @@ def test_quantities_near_years_are_unaffected() -> None:
     ],
 )
 def test_range_end(first: int, written: str, last: int | None) -> None:
-    assert range_end(first, written) == last
+    """A range ``(first–written)`` is two years, the second ending the period; no range: one year."""
+    years = [first] if last is None else [first, last]
+    assert [readings for _, readings in dates_in(f"({first}–{written})")] == [
+        ((year, None, None),) for year in years
+    ]
 
 
 @pytest.mark.parametrize(
@@ -218,7 +220,12 @@ def test_range_end(first: int, written: str, last: int | None) -> None:
     ],
 )
 def test_iso_month(first: int, separator: str, written: str, month: int | None) -> None:
-    assert iso_month(first, separator, written) == month
+    """``YYYY-MM`` is one month-of-year date exactly when it reads as an ISO month."""
+    found = dates_in(f"period {first}{separator}{written}.")
+    if month is None:
+        assert found and all(reading[1] is None for _, readings in found for reading in readings)
+    else:
+        assert found == [(f"{first}{separator}{written}", ((first, month, None),))]
 
 
 @pytest.mark.parametrize(
@@ -234,7 +241,11 @@ def test_iso_month(first: int, separator: str, written: str, month: int | None) 
     ],
 )
 def test_year_context(text: str, context: bool) -> None:
-    assert in_year_context(text, len(text) - 4, 0) is context
+    """1810 (outside 1900-2099) is a year only after "(" or a year word; otherwise a number."""
+    if context:
+        assert dates_in(f"{text} x") == [("1810", ((1810, None, None),))]
+    else:
+        assert dates_in(f"{text} x") == [] and ("number", "1810") in kinds_in(f"{text} x")
 
 
 def test_slipped_years_come_nearest_first_and_stay_four_digits() -> None:

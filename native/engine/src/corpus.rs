@@ -16,6 +16,10 @@ use std::collections::BTreeSet;
 
 /// Containers nested deeper are not walked (reason `max_depth`).
 pub const MAX_DEPTH: usize = 10_000;
+/// How deeply a JSON document found in a string may nest, less the levels of the walk above it
+/// (a few); a deeper one is read as text, with the reason `json_too_deep`. Fixed, so a turn
+/// scores the same whatever the caller's stack (decisions.md, 2026-12-02).
+pub const MAX_JSON_NESTING: i64 = 1000;
 /// JSON documents inside strings are decoded this many levels deep.
 const MAX_JSON_DECODES: u8 = 3;
 const SHORT: usize = 64;
@@ -55,10 +59,6 @@ pub struct Evidence {
 pub struct Settings {
     pub max_bytes: i64,
     pub every_string: bool,
-    /// Python's `RecursionError` in `json.loads` depends on the caller's stack: the nesting a
-    /// document may have when `_document` is called from `_Walker.walk`'s frame (the binding works
-    /// it out); each Python frame between them takes one level off.
-    pub json_nesting_at_walk: i64,
     /// `sys.get_int_max_str_digits()`.
     pub max_int_digits: usize,
 }
@@ -308,8 +308,8 @@ impl Walker {
         self.corpus.paths.push(parent, key)
     }
 
-    /// `_value`: reads one value; a container is pushed on the stack. `depth` counts Python's
-    /// frames below `walk` (it decides where `json.loads` meets the recursion limit).
+    /// `_value`: reads one value; a container is pushed on the stack. `depth` counts the walk's
+    /// levels above (they count against `MAX_JSON_NESTING`).
     fn value(
         &mut self,
         node: NodeId,
@@ -673,7 +673,7 @@ impl Walker {
         arena.nodes.reserve(span.len as usize / 8);
         arena.links.reserve(span.len as usize / 8);
         let limits = Limits {
-            max_nesting: self.settings.json_nesting_at_walk - depth,
+            max_nesting: MAX_JSON_NESTING - depth,
             max_int_digits: self.settings.max_int_digits,
         };
         match json_text::parse(arena, span, limits) {
@@ -756,7 +756,6 @@ mod tests {
     const SETTINGS: Settings = Settings {
         max_bytes: 262_144,
         every_string: false,
-        json_nesting_at_walk: 990,
         max_int_digits: 4300,
     };
 
@@ -858,6 +857,23 @@ mod tests {
         let corpus = walk(&[&deep], i64::MAX);
         assert_eq!(reasons(&corpus), vec!["max_depth"]);
         assert!(corpus.scalar_values.is_empty());
+    }
+
+    #[test]
+    fn a_json_document_in_a_string_nests_at_most_max_json_nesting_deep() {
+        let document = |levels: i64| {
+            let levels = usize::try_from(levels).unwrap_or_default();
+            let text = format!("{}12{}", "[".repeat(levels), "]".repeat(levels));
+            let mut quoted = Vec::new();
+            crate::pytext::push_json_string(&mut quoted, text.as_bytes());
+            String::from_utf8(quoted).unwrap_or_default()
+        };
+        // The document sits in a string of the item, a few walk levels down.
+        let corpus = walk(&[&document(MAX_JSON_NESTING - 8)], i64::MAX);
+        assert_eq!(reasons(&corpus), Vec::<&str>::new());
+        assert_eq!(corpus.scalar_values, vec![12.0]);
+        let corpus = walk(&[&document(MAX_JSON_NESTING)], i64::MAX);
+        assert_eq!(reasons(&corpus), vec!["json_too_deep"]);
     }
 
     #[test]

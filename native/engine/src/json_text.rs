@@ -543,7 +543,7 @@ mod tests {
     }
 
     #[test]
-    fn nesting_fails_where_python_recursion_does() {
+    fn nesting_fails_beyond_the_limit() {
         let deep = |levels: usize| "[".repeat(levels) + &"]".repeat(levels);
         assert!(shown(&deep(990)).is_ok());
         assert_eq!(shown(&deep(991)), Err(JsonError::TooDeep));

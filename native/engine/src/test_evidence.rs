@@ -38,7 +38,6 @@ pub fn corpus_of(items: &[&str]) -> Corpus {
     let settings = Settings {
         max_bytes: 1 << 20,
         every_string: false,
-        json_nesting_at_walk: 990,
         max_int_digits: 4300,
     };
     collect(evidence, settings)

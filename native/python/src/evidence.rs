@@ -60,7 +60,6 @@ pub(crate) fn walk<'py>(
     let settings = Settings {
         max_bytes: max_evidence_bytes,
         every_string,
-        json_nesting_at_walk: json_nesting_at_walk(py, converter.deepest)?,
         max_int_digits: py
             .import("sys")?
             .call_method0("get_int_max_str_digits")?
@@ -73,50 +72,6 @@ pub(crate) fn walk<'py>(
         }
     }
     Ok((corpus, converter.labels))
-}
-
-/// How deeply a JSON document may nest when `_document` is called from `walk`'s frame. Python
-/// 3.11's `json.loads` raises `RecursionError` when the recursion depth (Python frames, plus each
-/// entry into the interpreter from C) plus its open containers reach the recursion limit, so it
-/// depends on the caller's stack. Measured exactly by recursing until `RecursionError` (tens of
-/// microseconds), only when some JSON-looking string nests deeply enough for it to matter.
-fn json_nesting_at_walk(py: Python<'_>, deepest: usize) -> PyResult<i64> {
-    if deepest < PROBED_NESTING {
-        return Ok(i64::MAX / 2);
-    }
-    static PROBE: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
-    let probe = PROBE.get_or_try_init(py, || -> PyResult<Py<PyAny>> {
-        let code = c"def headroom():\n    def down(n):\n        try:\n            return down(n + 1)\n        except RecursionError:\n            return n\n    return down(0)\n";
-        let module = PyModule::from_code(py, code, c"<otel_groundedness._native>", c"_native_probe")?;
-        Ok(module.getattr("headroom")?.unbind())
-    })?;
-    let headroom: i64 = probe.bind(py).call0()?.extract()?;
-    // `collect`, `walk` and json's own calls (`loads`, `decode`, `raw_decode`, the scanner) take
-    // what the probe's entry from C and its first frame do not. (CPython 3.11 also charges one
-    // level to a call of this function from a call site not yet specialized, its first few
-    // calls: there the limit is one level stricter than the Python walker's.)
-    Ok(headroom - JSON_FRAMES)
-}
-
-/// A JSON-looking string whose brackets nest at most this deep parses whatever the stack: the
-/// probe is skipped.
-const PROBED_NESTING: usize = 64;
-const JSON_FRAMES: i64 = 4;
-
-/// An upper bound of how deeply a JSON text nests: brackets counted as if none were in a string.
-fn nesting_bound(text: &[u8]) -> usize {
-    let (mut depth, mut deepest) = (0usize, 0usize);
-    for byte in text {
-        match byte {
-            b'[' | b'{' => {
-                depth += 1;
-                deepest = deepest.max(depth);
-            }
-            b']' | b'}' => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-    }
-    deepest
 }
 
 /// Python types the conversion tells apart beyond the built-in ones.
@@ -249,8 +204,6 @@ struct Converter<'py> {
     /// Bytes the walk will surely have charged by here: it stops reading when they pass the cap,
     /// so conversion stops there too (`Node::Cut`).
     budget: i64,
-    /// The deepest bracket nesting of any JSON-looking string (see `json_nesting_at_walk`).
-    deepest: usize,
     /// The first error reading a value raised (`Node::Raises`), re-raised if the walk reaches it.
     raised: Option<PyErr>,
     memo: HashMap<usize, Shared<'py>>,
@@ -283,7 +236,6 @@ impl<'py> Converter<'py> {
             arena: Arena::default(),
             types,
             budget: max_bytes,
-            deepest: 0,
             raised: None,
             memo: HashMap::new(),
             open_ids: HashMap::new(),
@@ -612,9 +564,6 @@ impl<'py> Converter<'py> {
     fn string_charge(&mut self, text: &[u8]) -> i64 {
         let head = text.get(..char_prefix(text, 64)).unwrap_or(text);
         if matches!(head.get(lstrip(head)), Some(b'{' | b'[')) {
-            if self.deepest < PROBED_NESTING {
-                self.deepest = self.deepest.max(nesting_bound(text));
-            }
             return 1;
         }
         let (start, end) = strip(text);

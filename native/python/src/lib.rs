@@ -1,5 +1,6 @@
 //! `otel_groundedness._native`: the PyO3 boundary of the scoring engine.
 
+use groundedness_engine::extract::locales::SUPPORTED_LOCALES;
 use groundedness_engine::vocabulary::{
     AtomKind, DerivedOperation, Label, LabelRule, Reason, TruncationReason, Verdict,
 };
@@ -49,6 +50,7 @@ fn vocabularies() -> Vec<(&'static str, Vec<&'static str>)> {
             "TruncationReason",
             names(TruncationReason::ALL, TruncationReason::as_str),
         ),
+        ("Locale", SUPPORTED_LOCALES.to_vec()),
     ]
 }
 

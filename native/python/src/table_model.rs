@@ -152,7 +152,6 @@ fn json_table_models<'py>(
     let settings = Settings {
         max_bytes,
         every_string: false,
-        json_nesting_at_walk: 500, // the test's documents nest far less
         max_int_digits: 4300,
     };
     let Corpus {
