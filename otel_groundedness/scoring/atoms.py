@@ -63,23 +63,7 @@ class Identifier:
     shape: str
 
 
-@dataclass(slots=True, unsafe_hash=True)
-class ClockTime:
-    """Value of a time atom: a time of day on a 24-hour clock (``7:30 PM`` -> 19, 30).
-
-    ``second`` is None unless stated; ``zone`` is the zone's label as the engine normalises it
-    (``"UTC"``, ``"PT"``, ``"-07:00"``) and ``offsets`` the UTC offsets in minutes it stands for
-    (standard and daylight time for a generic zone such as ``PT``), both None without a zone.
-    """
-
-    hour: int
-    minute: int
-    second: int | None = None
-    zone: str | None = None
-    offsets: tuple[int, int] | None = None
-
-
-AtomValue: TypeAlias = Quantity | CalendarDate | Identifier | ClockTime
+AtomValue: TypeAlias = Quantity | CalendarDate | Identifier
 
 
 @dataclass(slots=True, unsafe_hash=True)
