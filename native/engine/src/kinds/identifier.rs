@@ -644,14 +644,17 @@ fn read_v_version(scan: &Scan<'_>, hit: &Hit) -> Found {
 // Alphanumeric codes ------------------------------------------------------------------------
 //
 // A code is one token of ASCII capitals and digits, 6-32 long, with both, whose letters and digits
-// alternate at least twice ("RX7K2Q", "1Z999AA10123456784") or which holds a run of 8+ digits
+// alternate at least three times ("RX7K2Q", "1Z999AA10123456784") or which holds a run of 8+ digits
 // ("LX123456789"). Lower case anywhere ("GPT4o", "iPhone15"), letters then digits only
-// ("COVID19", "RTX4090": the ticket branch's "KX750" form), short tokens ("B2B", "H2O", "MP3",
+// ("COVID19", "RTX4090": the ticket branch's "KX750" form), model names with one more letter run
+// ("ZT9000X", "RTX4090TI"), short tokens ("B2B", "H2O", "MP3",
 // "4K") and periods ("FY2024Q3", "Q3FY25") are not codes. A token the hex branches read first
 // stays theirs ("AB12CD34EF" is a hash, "JD0146000062" nothing: its digits follow a hex letter).
 
 const CODE_CHARS: std::ops::RangeInclusive<usize> = 6..=32;
 const CODE_LONG_DIGITS: usize = 8;
+/// Letter and digit runs a code alternates through at least ("RX|7|K|2|Q": five).
+const CODE_MIN_RUNS: usize = 4;
 const PERIOD_LETTERS: [&str; 4] = ["FY", "CY", "Q", "H"];
 
 fn is_code_byte(b: u8) -> bool {
@@ -687,7 +690,7 @@ fn is_code(token: &str) -> bool {
     let period = letter_runs.iter().all(|run| PERIOD_LETTERS.contains(run));
     !letter_runs.is_empty()
         && letter_runs.len() < runs.len()
-        && (runs.len() >= 3 || long_digits)
+        && (runs.len() >= CODE_MIN_RUNS || long_digits)
         && !period
 }
 
@@ -808,8 +811,21 @@ mod tests {
             ["code RX7K2Q", "code 1Z999AA10123456784", "code LX123456789"]
         );
         for text in [
-            "GPT4o", "B2B", "COVID19", "H2O", "MP3", "4K", "iPhone15", "RTX4090", "FY2024Q3",
-            "Q3FY25", "2024Q3", "AB1CD", "rx7k2q",
+            "GPT4o",
+            "B2B",
+            "COVID19",
+            "H2O",
+            "MP3",
+            "4K",
+            "iPhone15",
+            "RTX4090",
+            "FY2024Q3",
+            "Q3FY25",
+            "2024Q3",
+            "AB1CD",
+            "rx7k2q",
+            "ZT9000X",
+            "RTX4090TI",
         ] {
             let found = read(text);
             assert!(
