@@ -125,3 +125,13 @@ def test_times_can_be_switched_off_by_the_policy() -> None:
     policy = GroundednessPolicy(enabled_kinds=("date",))
     report = score("The review is at 14:05 UTC on 2025-04-15.", [MEETING], policy=policy)
     assert [v.kind for v in report.verdicts] == ["date"]
+
+
+def test_a_range_of_clocks_reads_both_ends() -> None:
+    found = _times(
+        "The desk is staffed 9:00-17:00 on weekdays.", "Desk hours: 09:00 to 17:00, Monday-Friday."
+    )
+    assert [(text, verdict, value) for text, verdict, _, value in found] == [
+        ("9:00", "supported", "09:00"),
+        ("17:00", "supported", "17:00"),
+    ]

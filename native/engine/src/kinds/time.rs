@@ -5,7 +5,8 @@
 //! - `H:MM` / `HH:MM` (hour 0-23, minutes two digits), `:SS` only with am/pm or a zone;
 //! - `H.MM` only with am/pm ("7.30pm"): a bare "7.30" stays a number;
 //! - an hour alone only with am/pm ("7 pm");
-//! - a bare one-digit `H:MM` only after a time word ("at 7:30"): "John 3:16" is no time;
+//! - a bare one-digit `H:MM` only after a time word ("at 7:30") or before a range's second clock
+//!   ("9:00-17:00"): "John 3:16" is no time;
 //! - never a ratio or score with one-digit minutes ("3:2", "16:9"), a `H:MM:SS` duration
 //!   without am/pm or zone ("1:30:00"), a longer chain ("1:2:3:4"), or a price ("$7.30 pm").
 
@@ -148,7 +149,8 @@ fn clock_at(text: &Text<'_>, p: usize) -> Option<(usize, Clock)> {
         return None;
     }
     let cued = meridiem.is_some() || zone.is_some();
-    let bare_short = !cued && hour_digits == 1 && !after_time_word(text, p);
+    let bare_short =
+        !cued && hour_digits == 1 && !after_time_word(text, p) && !opens_a_range(text, at);
     if (separator != Some(':') && meridiem.is_none()) || (second.is_some() && !cued) || bare_short {
         return None;
     }
@@ -265,6 +267,24 @@ fn offset_label(offset: i16) -> String {
     format!("{sign}{:02}:{:02}", minutes / 60, minutes % 60)
 }
 
+/// Whether a dash and another clock follow at `at` ("9:00-17:00", "9:00 – 17:30").
+fn opens_a_range(text: &Text<'_>, at: usize) -> bool {
+    let skip_space = |at: usize| {
+        text.at(at)
+            .filter(|c| SPACES.contains(c))
+            .map_or(at, |c| at + c.len_utf8())
+    };
+    let dash = skip_space(at);
+    let Some(mark) = text.at(dash).filter(|c| matches!(c, '-' | '–' | '—')) else {
+        return false;
+    };
+    let hour = skip_space(dash + mark.len_utf8());
+    let digits = text.digits(hour, 3);
+    (1..=2).contains(&digits)
+        && text.byte_is(hour + digits, b':')
+        && text.digits(hour + digits + 1, 3) == 2
+}
+
 /// Whether the word before the digit `p` (one space between) is one of `TIME_WORDS`.
 fn after_time_word(text: &Text<'_>, p: usize) -> bool {
     if text.back(p, 1) == Some('@') {
@@ -361,6 +381,11 @@ mod tests {
             ]
         );
         assert_eq!(times("at 7:30, ends 10:45:30 pm")[0].0, "7:30");
+        assert_eq!(
+            forms("open 9:00-17:00, 9:30 – 12:00"),
+            ["09:00", "17:00", "09:30", "12:00"]
+        );
+        assert!(forms("John 3:16-18").is_empty());
         assert_eq!(forms("ends 10:45:30 pm"), ["22:45:30"]);
     }
 
