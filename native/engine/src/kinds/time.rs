@@ -315,11 +315,11 @@ pub fn iso_clock(written: &str) -> Option<Clock> {
         .skip(8)
         .find(|(_, c)| matches!(c, 'T' | ' '))
         .map(|(at, _)| at + 1)?;
-    let hour = number(text.slice(at, at + 2));
-    let minute = number(text.slice(at + 3, at + 5));
     if text.digits(at, 3) != 2 || !text.byte_is(at + 2, b':') || text.digits(at + 3, 3) != 2 {
         return None;
     }
+    let hour = number(text.slice(at, at + 2));
+    let minute = number(text.slice(at + 3, at + 5));
     let mut end = at + 5;
     let mut second = None;
     if text.byte_is(end, b':') && text.digits(end + 1, 3) == 2 {
