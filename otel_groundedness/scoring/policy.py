@@ -42,14 +42,14 @@ class GroundednessPolicy:
     (beyond it: unsupported). ``min_alert_score``: below it a turn is labelled ``ungrounded``.
     ``max_evidence_bytes``: evidence scanned per call; the rest is cut and flagged.
     ``max_answer_chars``: answer text checked per call; atoms past it are not checked (flagged).
-    ``work_budget``: units of lookup work one call may spend judging atoms (see ``scoring.budget``);
+    ``work_budget``: units of lookup work one call may spend judging atoms (see the engine's `budget.rs`);
     atoms left when it runs out get no verdict (flagged).
     ``min_number_digits``: bare numbers with fewer digits are ignored as noise. ``locale``: the
     date-order and separator pack. ``label_rule``: which rule drives ``label``. ``anchor_date``:
     resolves relative dates ("yesterday"); without it they are not extracted.
     ``derived_values``: an answer figure that matches no evidence value may be supported as a sum,
     difference, percentage change, ratio, average or product of related evidence figures (see
-    ``scoring.derivations``). ``max_derivation_operands``: the most members of one array, column,
+    the engine's `derivations.rs`). ``max_derivation_operands``: the most members of one array, column,
     row or sentence that derivations combine; larger ones are not used. ``max_derivation_candidates``:
     the most candidate results compared per answer figure.
     """

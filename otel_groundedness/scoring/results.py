@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias, get_args
 
 Verdict: TypeAlias = Literal["supported", "contradicted", "unsupported"]
-# How an answer figure was computed from evidence figures (``scoring.derivations``).
+# How an answer figure was computed from evidence figures (the engine's `derivations.rs`).
 DerivedOperation: TypeAlias = Literal[
     "sum", "difference", "pct_change", "ratio", "average", "product", "pp_difference"
 ]

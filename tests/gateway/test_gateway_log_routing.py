@@ -146,7 +146,9 @@ def test_log_records_reach_the_gateway_of_their_spans_and_pair_there(tmp_path: P
         for _, r in content
         if tier.ring.endpoint_for(r.trace_id.hex().encode()) != tier.ring.endpoint_for(r.trace_id)
     )
-    assert moved > len(content) // 3  # the front tier sent most of them to another gateway than their spans
+    # The front tier sent many of them to another gateway than their spans (about half of random
+    # trace ids; a fifth leaves chance no room: 33 of 99 was seen once), so the routing was needed.
+    assert moved > len(content) // 5
     reader = ValueReader()
     scored = {
         (int.from_bytes(span.trace_id, "big"), int.from_bytes(span.span_id, "big")): evaluation_attributes(

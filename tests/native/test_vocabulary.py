@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import ast
 from importlib.metadata import version
+from pathlib import Path
 from typing import get_args
 
 from otel_groundedness import _native
@@ -25,3 +27,13 @@ def test_the_engine_names_every_member_the_api_does() -> None:
 
 def test_the_engine_and_the_package_release_together() -> None:
     assert _native.engine_version() == version("otel-groundedness")
+
+
+def test_the_type_stub_names_what_the_module_has() -> None:
+    stub = Path(_native.__file__).with_name("_native.pyi")
+    declared = {
+        node.name
+        for node in ast.parse(stub.read_text(encoding="utf-8")).body
+        if isinstance(node, ast.FunctionDef | ast.ClassDef)
+    }
+    assert declared == {name for name in dir(_native) if not name.startswith("_")}

@@ -1,6 +1,6 @@
 //! The evidence boundary: Python evidence items converted once into the engine's value arena
 //! (iteratively, and no further than the walk can read), the walk run with the GIL released, and
-//! `collect`'s result handed back as plain Python data for the differential tests.
+//! `collect`'s result handed back as plain Python data for the tests.
 
 use groundedness_engine::corpus::{
     self, Corpus, Evidence, Item, Literal, Settings, Source, MAX_DEPTH,

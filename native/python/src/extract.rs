@@ -1,5 +1,5 @@
-//! `_native.extract_atoms`: the engine's extraction, with the oracle's options and errors, its
-//! atoms as tuples the Python side turns into `Atom` objects (offsets in code points).
+//! `_native.extract_atoms`: the engine's extraction, its atoms as tuples for the tests (offsets in
+//! code points), and the sentence spans and slipped years the scorer reads with them.
 
 use groundedness_engine::atoms::{Atom, AtomValue};
 use groundedness_engine::bare_years as years;
@@ -7,7 +7,6 @@ use groundedness_engine::extract::calendar::Day;
 use groundedness_engine::extract::{extract_atoms as extract, ExtractError};
 use groundedness_engine::offsets::CharOffsets;
 use groundedness_engine::sentences;
-use groundedness_engine::stated_figures as stated;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
@@ -107,36 +106,6 @@ fn extract_atoms<'py>(
     PyList::new(py, tuples)
 }
 
-/// Byte offsets of code-point offsets into `text` (for spans handed in from Python).
-fn byte_offsets(text: &str, spans: &[(usize, usize)]) -> Vec<(usize, usize)> {
-    let bytes: Vec<usize> = text
-        .char_indices()
-        .map(|(i, _)| i)
-        .chain([text.len()])
-        .collect();
-    let byte = |chars: usize| bytes.get(chars).copied().unwrap_or(text.len());
-    spans.iter().map(|(a, b)| (byte(*a), byte(*b))).collect()
-}
-
-/// The short figures `text` states as answers that overlap none of `atom_spans` (code points,
-/// sorted), as atom tuples: what the oracle's `stated_figures` adds to the atoms.
-#[pyfunction]
-fn stated_figures<'py>(
-    py: Python<'py>,
-    text: &str,
-    atom_spans: Vec<(usize, usize)>,
-    min_number_digits: usize,
-) -> PyResult<Bound<'py, PyList>> {
-    let atoms = byte_offsets(text, &atom_spans);
-    let found = stated::stated_figures(text, &atoms, min_number_digits);
-    let mut offsets = CharOffsets::new(text);
-    let tuples = found
-        .iter()
-        .map(|atom| atom_tuple(py, text, atom, &mut offsets))
-        .collect::<PyResult<Vec<_>>>()?;
-    PyList::new(py, tuples)
-}
-
 /// Sentence spans of `text` (code points), given its atoms' spans (code points, sorted).
 #[pyfunction]
 fn sentence_spans(text: &str, atom_spans: Vec<(usize, usize)>) -> Vec<(usize, usize)> {
@@ -158,37 +127,6 @@ fn sentence_spans(text: &str, atom_spans: Vec<(usize, usize)>) -> Vec<(usize, us
         .collect()
 }
 
-/// `(written_year, year_of_number)` of each atom `extract_atoms` finds with these options.
-#[pyfunction]
-#[pyo3(signature = (text, locale, min_number_digits, kinds, anchor))]
-fn bare_years<'py>(
-    text: &str,
-    locale: &str,
-    min_number_digits: &Bound<'py, PyAny>,
-    kinds: Vec<String>,
-    anchor: Option<&Bound<'py, PyAny>>,
-) -> PyResult<Vec<(Option<i64>, Option<i64>)>> {
-    let kinds: Vec<&str> = kinds.iter().map(String::as_str).collect();
-    let atoms = extract(
-        text,
-        locale,
-        digit_floor(min_number_digits)?,
-        &kinds,
-        anchor_day(anchor)?,
-    )
-    .map_err(|error| PyValueError::new_err(error.to_string()))?;
-    Ok(atoms
-        .iter()
-        .map(|atom| {
-            let written = text.get(atom.start..atom.end).unwrap_or_default();
-            (
-                years::written_year(atom, written),
-                years::year_of_number(atom, written),
-            )
-        })
-        .collect())
-}
-
 /// Years one slip from `year` (not negative), nearest first.
 #[pyfunction]
 fn slipped_years(year: u32) -> Vec<i64> {
@@ -197,8 +135,6 @@ fn slipped_years(year: u32) -> Vec<i64> {
 
 pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(extract_atoms, module)?)?;
-    module.add_function(wrap_pyfunction!(stated_figures, module)?)?;
     module.add_function(wrap_pyfunction!(sentence_spans, module)?)?;
-    module.add_function(wrap_pyfunction!(bare_years, module)?)?;
     module.add_function(wrap_pyfunction!(slipped_years, module)?)
 }

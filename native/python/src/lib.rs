@@ -7,19 +7,13 @@ use groundedness_engine::vocabulary::{
 use pyo3::prelude::*;
 
 mod boundary;
-mod dates;
-mod derivations;
 mod evidence;
 mod extract;
 mod identifiers;
-mod index;
-mod numeric_group;
-mod operand_families;
+mod citation;
 mod policy;
 mod rules;
 mod score;
-mod table_book;
-mod table_model;
 mod tables;
 mod words;
 
@@ -59,19 +53,12 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(engine_version, module)?)?;
     module.add_function(wrap_pyfunction!(vocabularies, module)?)?;
     boundary::register(module)?;
-    dates::register(module)?;
-    derivations::register(module)?;
     evidence::register(module)?;
     extract::register(module)?;
     identifiers::register(module)?;
-    index::register(module)?;
-    numeric_group::register(module)?;
-    operand_families::register(module)?;
     policy::register(module)?;
     rules::register(module)?;
     score::register(module)?;
-    table_book::register(module)?;
-    table_model::register(module)?;
     tables::register(module)?;
     words::register(module)?;
     Ok(())

@@ -1,4 +1,4 @@
-//! The label rules at the boundary, for the differential tests against `scoring/rules.py`.
+//! The label rules at the boundary, for the tests of the report's figures (`tests/scoring`).
 
 use groundedness_engine::rules;
 use groundedness_engine::vocabulary::{LabelRule, Verdict};

@@ -1,13 +1,11 @@
-//! The word, digit and derivation-cue leaves of the engine with plain Python data in and out,
-//! for the differential tests against the Python engine. Offsets in and out are code points.
+//! Label words, units and digit variants as the engine reads them, in plain Python data for the
+//! tests (`tests/scoring`). Offsets in and out are code points.
 
 use std::collections::HashSet;
 
-use groundedness_engine::derivation_cues::{self, Operations};
 use groundedness_engine::digits::{self, Centers, Mantissa, Overflow};
 use groundedness_engine::label_words::{self, AtomContext};
-use groundedness_engine::vocabulary::DerivedOperation;
-use groundedness_engine::{pyunicode, units};
+use groundedness_engine::units;
 use pyo3::exceptions::{PyOverflowError, PyValueError};
 use pyo3::prelude::*;
 
@@ -19,52 +17,6 @@ pub(crate) fn byte_offset(text: &str, offset: usize) -> usize {
     text.char_indices()
         .nth(offset)
         .map_or(text.len(), |(at, _)| at)
-}
-
-/// Per character of `text`: bit 0 `\w`, 1 `[^\W\d_]`, 2 `\d`, 3 `\s` as the engine reads them.
-#[pyfunction]
-fn unicode_classes(text: &str) -> Vec<u8> {
-    let classes = [
-        pyunicode::is_word,
-        pyunicode::is_letter,
-        pyunicode::is_digit,
-        pyunicode::is_space,
-    ];
-    text.chars()
-        .map(|c| {
-            classes
-                .iter()
-                .enumerate()
-                .map(|(bit, class)| u8::from(class(c)) << bit)
-                .sum()
-        })
-        .collect()
-}
-
-/// Per character of `text`: its decimal value as `int()` reads it, None for no decimal digit.
-#[pyfunction]
-fn unicode_digit_values(text: &str) -> Vec<Option<u32>> {
-    text.chars().map(pyunicode::digit_value).collect()
-}
-
-/// Per character of `text`: whether it matches the ASCII `literal` under `re.IGNORECASE`.
-#[pyfunction]
-fn unicode_ignorecase(text: &str, literal: char) -> Vec<bool> {
-    let literal = u8::try_from(literal).unwrap_or(0);
-    text.chars()
-        .map(|c| pyunicode::ignorecase_eq(c, literal))
-        .collect()
-}
-
-/// The Unicode version of the engine's copy of Python's tables.
-#[pyfunction]
-fn unicode_version() -> &'static str {
-    pyunicode::UNICODE_VERSION
-}
-
-#[pyfunction]
-fn unicode_lower(text: &str) -> String {
-    pyunicode::lower(text)
 }
 
 #[pyfunction]
@@ -255,71 +207,7 @@ fn digit_relation(digits: &str, exponent: i32, other: f64) -> PyResult<Option<&'
     Ok(digits::relation(&answer, other).map(|reason| reason.as_str()))
 }
 
-fn names(operations: Operations) -> HashSet<&'static str> {
-    operations
-        .into_iter()
-        .map(DerivedOperation::as_str)
-        .collect()
-}
-
-#[pyfunction]
-fn operations_in(text: &str, percent: bool) -> HashSet<&'static str> {
-    names(derivation_cues::operations_in(text, percent))
-}
-
-#[pyfunction]
-fn is_change_word(word: &str) -> bool {
-    derivation_cues::is_change_word(word)
-}
-
-#[pyfunction]
-#[pyo3(signature = (text, start, end, sentence, neighbours, previous, percent))]
-fn cued_operations(
-    text: &str,
-    start: usize,
-    end: usize,
-    sentence: (usize, usize),
-    neighbours: (usize, usize),
-    previous: Option<(usize, usize)>,
-    percent: bool,
-) -> HashSet<&'static str> {
-    let around = context(text, (start, end), sentence, neighbours, previous);
-    names(derivation_cues::cued_operations(&around, percent))
-}
-
-#[pyfunction]
-#[allow(clippy::too_many_arguments)] // an AtomContext's parts, as plain Python data
-#[pyo3(signature = (operations, text, start, end, sentence, neighbours, previous, percent))]
-fn table_operations(
-    operations: Vec<String>,
-    text: &str,
-    start: usize,
-    end: usize,
-    sentence: (usize, usize),
-    neighbours: (usize, usize),
-    previous: Option<(usize, usize)>,
-    percent: bool,
-) -> PyResult<HashSet<&'static str>> {
-    let operations = operations
-        .iter()
-        .map(|name| {
-            DerivedOperation::parse(name).ok_or_else(|| PyValueError::new_err(name.clone()))
-        })
-        .collect::<PyResult<Operations>>()?;
-    let around = context(text, (start, end), sentence, neighbours, previous);
-    Ok(names(derivation_cues::table_operations(
-        &operations,
-        &around,
-        percent,
-    )))
-}
-
 pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
-    module.add_function(wrap_pyfunction!(unicode_classes, module)?)?;
-    module.add_function(wrap_pyfunction!(unicode_version, module)?)?;
-    module.add_function(wrap_pyfunction!(unicode_lower, module)?)?;
-    module.add_function(wrap_pyfunction!(unicode_digit_values, module)?)?;
-    module.add_function(wrap_pyfunction!(unicode_ignorecase, module)?)?;
     module.add_function(wrap_pyfunction!(words, module)?)?;
     module.add_function(wrap_pyfunction!(singular, module)?)?;
     module.add_function(wrap_pyfunction!(window_words, module)?)?;
@@ -335,9 +223,5 @@ pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(value_of, module)?)?;
     module.add_function(wrap_pyfunction!(half_unit, module)?)?;
     module.add_function(wrap_pyfunction!(digit_relation, module)?)?;
-    module.add_function(wrap_pyfunction!(operations_in, module)?)?;
-    module.add_function(wrap_pyfunction!(is_change_word, module)?)?;
-    module.add_function(wrap_pyfunction!(cued_operations, module)?)?;
-    module.add_function(wrap_pyfunction!(table_operations, module)?)?;
     Ok(())
 }
