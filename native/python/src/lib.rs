@@ -7,10 +7,10 @@ use groundedness_engine::vocabulary::{
 use pyo3::prelude::*;
 
 mod boundary;
+mod citation;
 mod evidence;
 mod extract;
 mod identifiers;
-mod citation;
 mod policy;
 mod rules;
 mod score;

@@ -11,8 +11,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
 
 use crate::boundary::{detached, NativeEngineError};
-use crate::evidence::{text_of, walk, SourceLabels};
 use crate::citation::citation_tuple;
+use crate::evidence::{text_of, walk, SourceLabels};
 use crate::policy::policy_of;
 
 /// A Python `str` as the engine reads it: UTF-8, a lone surrogate as U+FFFD (same byte and
