@@ -413,7 +413,7 @@ def _labels_and_atoms() -> list[Builder[dashboard.Panel]]:
         bargauge.Panel()
         .title("Atoms by kind and verdict")
         .description(
-            "Hard facts checked in the range, by kind (money, percent, number, date, identifier) and "
+            "Hard facts checked in the range, by kind (money, percent, number, date, identifier, time) and "
             "verdict. Healthy: almost all supported; contradicted means a tool said otherwise, "
             "unsupported means no tool result mentions it at all."
         )

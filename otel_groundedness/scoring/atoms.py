@@ -5,6 +5,6 @@ from __future__ import annotations
 
 from typing import Literal, TypeAlias
 
-AtomKind: TypeAlias = Literal["money", "percent", "number", "date", "identifier"]
-ATOM_KINDS: tuple[AtomKind, ...] = ("money", "percent", "number", "date", "identifier")
+AtomKind: TypeAlias = Literal["money", "percent", "number", "date", "identifier", "time"]
+ATOM_KINDS: tuple[AtomKind, ...] = ("money", "percent", "number", "date", "identifier", "time")
 NUMERIC_KINDS: frozenset[AtomKind] = frozenset({"money", "percent", "number"})

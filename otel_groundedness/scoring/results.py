@@ -40,6 +40,8 @@ Reason: TypeAlias = Literal[
     "value_changed",
     "date_component_changed",
     "identifier_edit",
+    "time_mismatch",
+    "timezone_mismatch",
     "not_found",
     "more_precise_than_evidence",
 ]
@@ -47,7 +49,8 @@ REASONS: tuple[Reason, ...] = get_args(Reason)
 Label: TypeAlias = Literal[
     "grounded", "partially_grounded", "ungrounded", "no_factual_content", "no_evidence"
 ]
-# A normalised atom value: a number, an ISO date (readings joined by "|"), an identifier string.
+# A normalised atom value: a number, an ISO date (readings joined by "|"), an identifier string,
+# a time of day ("14:05", "14:05:30 UTC").
 NormalizedValue: TypeAlias = float | str | None
 # Why evidence was read incompletely, or as flat text instead of JSON. The scorer reports all but
 # ``content_truncated``: the turn's own flag (content cut before it reached the scorer), added by
@@ -194,7 +197,8 @@ class AtomVerdict:
     ``derived_average``, ``derived_product``, ``derived_pp_difference`` (supported);
     ``digit_transposition``, ``digit_changed``, ``digit_dropped``, ``digit_added``,
     ``magnitude_mismatch``, ``sign_flip``, ``currency_mismatch``, ``value_changed``,
-    ``date_component_changed``, ``identifier_edit`` (contradicted); ``not_found``,
+    ``date_component_changed``, ``identifier_edit``, ``time_mismatch``, ``timezone_mismatch``
+    (contradicted); ``not_found``,
     ``more_precise_than_evidence`` (unsupported). ``citation`` cites the supporting value (for a
     derived figure: the operation and every operand), or for a contradicted atom the evidence it
     contradicts (whose text is ``nearest_evidence``).

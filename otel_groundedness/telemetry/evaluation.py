@@ -119,7 +119,7 @@ def explanation(report: GroundednessReport) -> str:
     figures computed from evidence close it: ``derived: $2,000.00 = $.invoices[0].total +
     $.invoices[1].total``."""
     if report.no_factual_content:
-        return "no hard facts (money, percent, number, date, identifier) in the answer"
+        return "no hard facts (money, percent, number, date, identifier, time) in the answer"
     if report.no_evidence:
         return f"{report.total_atoms} hard facts in the answer but no evidence to check them against"
     parts = [f"{len(report.supported)} of {report.total_atoms} atoms supported"]

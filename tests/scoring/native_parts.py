@@ -3,7 +3,8 @@
 ``otel_groundedness._native.extract_atoms`` answers plain rows ``(kind, text, start, end, fields)``
 (offsets in code points; ``fields`` are the value's dataclass fields in order). The tests read atoms,
 so this module keeps the atom dataclasses the Python engine used to define (``Quantity``,
-``CalendarDate``, ``Identifier``, ``Atom``) and builds them from those rows. Nothing else here: every
+``CalendarDate``, ``Identifier``, ``Atom``), with ``ClockTime`` for time atoms, and builds them from
+those rows. Nothing else here: every
 other native hook is called directly by the tests.
 """
 
@@ -51,7 +52,19 @@ class Identifier:
     shape: str
 
 
-AtomValue: TypeAlias = Quantity | CalendarDate | Identifier
+@dataclass(slots=True, unsafe_hash=True)
+class ClockTime:
+    """Value of a time atom: a 24-hour clock (``7:30 PM`` is 19, 30), ``second`` when stated, the
+    zone's label (``"UTC"``, ``"PT"``, ``"-07:00"``) and the UTC offsets in minutes it stands for."""
+
+    hour: int
+    minute: int
+    second: int | None = None
+    zone: str | None = None
+    offsets: tuple[int, int] | None = None
+
+
+AtomValue: TypeAlias = Quantity | CalendarDate | Identifier | ClockTime
 
 
 @dataclass(slots=True, unsafe_hash=True)
@@ -80,6 +93,9 @@ def _value(kind: str, fields: tuple[Any, ...]) -> AtomValue:
         return CalendarDate(tuple(tuple(reading) for reading in readings))
     if kind == "identifier":
         return Identifier(*fields)
+    if kind == "time":
+        hour, minute, second, zone, offsets = fields
+        return ClockTime(hour, minute, second, zone, None if offsets is None else tuple(offsets))
     return Quantity(*fields)
 
 

@@ -111,6 +111,12 @@ def test_devset_is_big_enough_and_well_formed() -> None:
             assert verdict in VERDICTS[:3], case["id"]
 
 
+def test_every_labelled_atom_is_extracted(run: Run) -> None:
+    # A kind the scorer does not read (times, codes: times.jsonl, codes.jsonl) goes missing here.
+    missing = [(o.case, o.text) for o in run.outcomes if o.got == "missing"]
+    assert not missing
+
+
 def test_no_false_supported(run: Run) -> None:
     false_supported = [o for o in run.outcomes if o.got == "supported" and o.expected != "supported"]
     assert not false_supported

@@ -16,6 +16,7 @@ from tests.scoring.native_parts import (
     SUPPORTED_LOCALES,
     Atom,
     CalendarDate,
+    ClockTime,
     Identifier,
     Quantity,
     extract_atoms,
@@ -108,6 +109,9 @@ def assert_sane(text: str, atoms: list[Atom]) -> None:
         elif atom.kind == "date":
             assert isinstance(atom.value, CalendarDate) and atom.value.readings
             assert all(is_valid(*reading) for reading in atom.value.readings)
+        elif atom.kind == "time":
+            assert isinstance(atom.value, ClockTime)
+            assert 0 <= atom.value.hour <= 23 and 0 <= atom.value.minute <= 59
         else:
             assert isinstance(atom.value, Identifier) and atom.value.normalized
 

@@ -16,7 +16,7 @@ from otel_groundedness.scoring.policy import PolicyFileError
 
 def test_defaults_match_the_reference_knobs() -> None:
     policy = GroundednessPolicy()
-    assert policy.enabled_kinds == ("money", "percent", "number", "date", "identifier")
+    assert policy.enabled_kinds == ("money", "percent", "number", "date", "identifier", "time")
     assert policy.include_user_prompt_as_evidence is True
     assert policy.contradicted_band == 0.15
     assert policy.min_alert_score == 0.8

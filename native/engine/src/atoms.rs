@@ -31,11 +31,50 @@ pub struct Identifier {
     pub shape: &'static str,
 }
 
+/// A time zone as written: its label ("UTC", "PT", "+02:00") and the UTC offsets it may stand
+/// for, in minutes (a generic zone such as "PT" stands for standard and daylight time).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Zone {
+    pub label: String,
+    pub offsets: [i16; 2],
+}
+
+/// Value of a time atom: the time of day on a 24-hour clock, its seconds when stated, its zone
+/// when stated.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Clock {
+    pub hour: u8,
+    pub minute: u8,
+    pub second: Option<u8>,
+    pub zone: Option<Zone>,
+}
+
+impl Clock {
+    /// Minutes since midnight on the clock as written.
+    pub fn minutes(&self) -> u16 {
+        u16::from(self.hour) * 60 + u16::from(self.minute)
+    }
+
+    /// The comparison form: `HH:MM[:SS][ zone]`.
+    pub fn normalized(&self) -> String {
+        let mut text = format!("{:02}:{:02}", self.hour, self.minute);
+        if let Some(second) = self.second {
+            text.push_str(&format!(":{second:02}"));
+        }
+        if let Some(zone) = &self.zone {
+            text.push(' ');
+            text.push_str(&zone.label);
+        }
+        text
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum AtomValue {
     Quantity(Quantity),
     Date(CalendarDate),
     Identifier(Identifier),
+    Time(Clock),
 }
 
 /// One hard fact found in a text, spanning `text[start..end]` (bytes).
@@ -54,6 +93,15 @@ impl Atom {
             start,
             end,
             value: AtomValue::Date(CalendarDate { readings }),
+        }
+    }
+
+    pub fn time(start: usize, end: usize, clock: Clock) -> Atom {
+        Atom {
+            kind: AtomKind::Time,
+            start,
+            end,
+            value: AtomValue::Time(clock),
         }
     }
 

@@ -17,7 +17,10 @@ pub fn written_year(atom: &Atom, written: &str) -> Option<i64> {
     let year = four_digits(written)?;
     match &atom.value {
         AtomValue::Date(date) if date.readings == [(Some(year), None, None)] => Some(year),
-        AtomValue::Date(_) | AtomValue::Quantity(_) | AtomValue::Identifier(_) => None,
+        AtomValue::Date(_)
+        | AtomValue::Quantity(_)
+        | AtomValue::Identifier(_)
+        | AtomValue::Time(_) => None,
     }
 }
 

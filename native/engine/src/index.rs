@@ -19,6 +19,7 @@ use crate::paths::Key;
 use crate::pytext::{len_chars, lossy};
 use crate::pyunicode;
 use crate::table_book::TableBook;
+use crate::time_index::{TimeIndex, TimeKey};
 use crate::units;
 use crate::vocabulary::AtomKind;
 
@@ -186,9 +187,12 @@ pub struct EvidenceIndex {
     numeric_hits: [Vec<Arc<Hit>>; 3],
     date_atoms: Vec<DateAtom>,
     identifier_hits: Vec<Arc<Hit>>,
+    /// Times of day: time atoms, and the clocks of ISO timestamps read as dates.
+    time_hits: Vec<Arc<Hit>>,
     groups: HashMap<String, Group>,
     dates: Option<DateIndex>,
     identifiers: Option<IdentifierIndex>,
+    times: Option<TimeIndex>,
     units_by_dimension: Option<UnitRows>,
     last_keys: Option<HashSet<LastKey>>,
     tables: Option<TableBook>,
@@ -212,9 +216,11 @@ impl EvidenceIndex {
             numeric_hits: Default::default(),
             date_atoms: Vec::new(),
             identifier_hits: Vec::new(),
+            time_hits: Vec::new(),
             groups: HashMap::default(),
             dates: None,
             identifiers: None,
+            times: None,
             units_by_dimension: None,
             last_keys: None,
             tables: None,
@@ -274,8 +280,16 @@ impl EvidenceIndex {
         let atoms = extract(&joined);
         // Atoms come sorted and apart: their offsets in code points cost one pass in all.
         let mut offsets = CharOffsets::new(&joined);
+        let times_needed = needs.kinds.contains(&AtomKind::Time);
         for atom in atoms {
-            if !needs.kinds.contains(&atom.kind) {
+            // An ISO timestamp is a date atom; its clock is a time of the evidence too.
+            let iso_clock = match &atom.value {
+                AtomValue::Date(_) if times_needed => joined
+                    .get(atom.start..atom.end)
+                    .and_then(crate::kinds::time::iso_clock),
+                _ => None,
+            };
+            if !needs.kinds.contains(&atom.kind) && iso_clock.is_none() {
                 continue;
             }
             if let (Some(shapes), AtomValue::Identifier(identifier)) = (&needs.shapes, &atom.value)
@@ -307,13 +321,29 @@ impl EvidenceIndex {
                 offsets.of(atom.end).saturating_sub(*char_start),
             );
             let kind = atom.kind;
-            let value = Arc::new(atom.value);
             let origin = |fragment: usize| Origin::Fragment {
                 fragment,
                 start,
                 end,
                 chars,
             };
+            if let Some(clock) = iso_clock {
+                let value = Arc::new(AtomValue::Time(clock));
+                let name: Arc<str> = Arc::from(AtomKind::Time.as_str());
+                self.time_hits.extend(fragments.iter().map(|fragment| {
+                    Hit::new(
+                        Arc::clone(&name),
+                        origin(*fragment),
+                        Some(Arc::clone(&value)),
+                        0.0,
+                        0.0,
+                    )
+                }));
+                if !needs.kinds.contains(&kind) {
+                    continue;
+                }
+            }
+            let value = Arc::new(atom.value);
             match value.as_ref() {
                 AtomValue::Quantity(quantity) => {
                     let Some(slot) = numeric_slot(kind) else {
@@ -338,18 +368,22 @@ impl EvidenceIndex {
                         .iter()
                         .map(|fragment| (origin(*fragment), Arc::clone(&value))),
                 ),
-                AtomValue::Identifier(_) => {
+                AtomValue::Identifier(_) | AtomValue::Time(_) => {
                     let name: Arc<str> = Arc::from(kind.as_str());
-                    self.identifier_hits
-                        .extend(fragments.iter().map(|fragment| {
-                            Hit::new(
-                                Arc::clone(&name),
-                                origin(*fragment),
-                                Some(Arc::clone(&value)),
-                                0.0,
-                                0.0,
-                            )
-                        }));
+                    let hits = if kind == AtomKind::Time {
+                        &mut self.time_hits
+                    } else {
+                        &mut self.identifier_hits
+                    };
+                    hits.extend(fragments.iter().map(|fragment| {
+                        Hit::new(
+                            Arc::clone(&name),
+                            origin(*fragment),
+                            Some(Arc::clone(&value)),
+                            0.0,
+                            0.0,
+                        )
+                    }));
                 }
             }
         }
@@ -740,6 +774,23 @@ impl EvidenceIndex {
     ) -> Vec<Arc<Hit>> {
         let found = self.identifier_index().near(shape, normalized, budget);
         self.identifier_hits_at(found)
+    }
+
+    /// The first `PER_RANGE` evidence times filed under `key` (a clock, hour or minute, as
+    /// written or in UTC), in document order; the index is built on first use.
+    pub fn times(&mut self, key: TimeKey, budget: &mut WorkBudget) -> Vec<Arc<Hit>> {
+        let hits = &self.time_hits;
+        let index = self.times.get_or_insert_with(|| {
+            TimeIndex::new(hits.iter().filter_map(|hit| match hit.value.as_deref() {
+                Some(AtomValue::Time(clock)) => Some(clock),
+                _ => None,
+            }))
+        });
+        index
+            .times(key, budget)
+            .into_iter()
+            .filter_map(|at| self.time_hits.get(at).cloned())
+            .collect()
     }
 
     /// The first occurrence of the smallest identifier of `shape` that extends `prefix`.

@@ -46,6 +46,7 @@ pub mod table_text;
 pub mod tables;
 #[cfg(test)]
 mod test_evidence;
+pub mod time_index;
 pub mod units;
 pub mod value;
 pub mod verdicts;

@@ -450,6 +450,7 @@ pub fn normalized(atom: &Atom, reading: Option<&Reading>) -> Normalized {
             Normalized::Text(readings.iter().map(iso).collect::<Vec<_>>().join("|"))
         }
         AtomValue::Identifier(identifier) => Normalized::Text(identifier.normalized.clone()),
+        AtomValue::Time(clock) => Normalized::Text(clock.normalized()),
     }
 }
 

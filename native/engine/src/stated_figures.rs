@@ -400,7 +400,9 @@ mod tests {
                     .to_owned();
                 match atom.value {
                     AtomValue::Quantity(q) => (written, q.value, q.unit),
-                    AtomValue::Date(_) | AtomValue::Identifier(_) => (written, f64::NAN, None),
+                    AtomValue::Date(_) | AtomValue::Identifier(_) | AtomValue::Time(_) => {
+                        (written, f64::NAN, None)
+                    }
                 }
             })
             .collect()

@@ -4,14 +4,15 @@
 //! Numbers are supported within the answer's own stated precision. A miss is `contradicted` only
 //! when tied to one evidence value: a sign flip, a currency swap, a digit-level edit, a magnitude
 //! slip, or a near value (within `contradicted_band`) that shares label words with the answer.
-//! Dates compare per component, identifiers by normalized form and by one edit.
+//! Dates compare per component, identifiers by normalized form and by one edit, times of day
+//! by clock and zone (`time`).
 //!
 //! Every lookup charges the budget when Python's would: a range query (`within`, `in_windows`) is
 //! read lazily and a rule that returns on the first usable hit pays for no later one.
 
 use std::sync::Arc;
 
-use crate::atoms::{Atom, AtomValue, CalendarDate, Identifier, Quantity, Reading};
+use crate::atoms::{Atom, AtomValue, CalendarDate, Clock, Identifier, Quantity, Reading};
 use crate::bare_years;
 use crate::budget::{WorkBudget, PROBE};
 use crate::corpus::Corpus;
@@ -27,6 +28,7 @@ use crate::index::{unit_group, EvidenceIndex, EvidenceNeeds};
 use crate::label_words::AtomContext;
 use crate::numeric_group::{PER_RANGE, PER_WINDOW};
 use crate::table_book::cell_hit;
+use crate::time_index::{seconds_agree, utc_minutes, zones_agree, TimeKey};
 use crate::units;
 use crate::vocabulary::{AtomKind, Reason, Verdict};
 
@@ -94,7 +96,7 @@ fn numeric_groups(kind: AtomKind) -> Option<&'static [&'static str]> {
         AtomKind::Money => Some(&["money", "number", "raw", "minor", "scaled"]),
         AtomKind::Number => Some(&["number", "money", "raw", "scaled"]),
         AtomKind::Percent => Some(&["percent", "raw", "fraction"]),
-        AtomKind::Date | AtomKind::Identifier => None,
+        AtomKind::Date | AtomKind::Identifier | AtomKind::Time => None,
     }
 }
 
@@ -128,6 +130,9 @@ pub fn evidence_needs(atoms: &[Atom], text: &str) -> EvidenceNeeds {
             AtomValue::Identifier(identifier) => {
                 kinds.insert(AtomKind::Identifier);
                 shapes.insert(identifier.shape.to_owned());
+            }
+            AtomValue::Time(_) => {
+                kinds.insert(AtomKind::Time);
             }
             AtomValue::Date(_) => {
                 kinds.insert(AtomKind::Date);
@@ -171,6 +176,7 @@ pub fn judge(
         AtomValue::Quantity(quantity) => judging.quantity(quantity, band, deriver),
         AtomValue::Date(date) => judging.date(date),
         AtomValue::Identifier(identifier) => judging.identifier(identifier),
+        AtomValue::Time(clock) => Ok(judging.time(clock)),
     }
 }
 
@@ -774,6 +780,69 @@ impl Judging<'_, '_> {
         Ok(Judgement::not_found())
     }
 
+    // --- times of day -------------------------------------------------------------------
+
+    /// Supported by an evidence time showing the same clock in an agreeing zone, or the same
+    /// instant in UTC; a zone mismatch when only the zone differs; a time mismatch when the hour
+    /// or the minute (or the seconds) differ from one evidence time; else not found.
+    fn time(&mut self, clock: &Clock) -> Judgement {
+        let mut clash = None;
+        for hit in self
+            .index
+            .times(TimeKey::Wall(clock.minutes()), self.budget)
+        {
+            let Some(AtomValue::Time(other)) = hit.value.as_deref() else {
+                continue;
+            };
+            if !seconds_agree(clock, other) {
+                continue;
+            }
+            if zones_agree(clock.zone.as_ref(), other.zone.as_ref()) {
+                let corpus = self.index.corpus();
+                let reason = if hit.text(corpus) == self.written.as_bytes() {
+                    Reason::Exact
+                } else {
+                    Reason::Reformatted
+                };
+                return Judgement::supported(reason, hit);
+            }
+            clash = clash.or(Some(hit));
+        }
+        let instants = utc_minutes(clock);
+        for utc in &instants {
+            for hit in self.index.times(TimeKey::Utc(*utc), self.budget) {
+                if let Some(AtomValue::Time(other)) = hit.value.as_deref() {
+                    if seconds_agree(clock, other) {
+                        return Judgement::supported(Reason::Reformatted, hit);
+                    }
+                }
+            }
+        }
+        if let Some(hit) = clash {
+            return Judgement::contradicted(Reason::TimezoneMismatch, hit);
+        }
+        let minutes = clock.minutes();
+        let mut keys = vec![
+            TimeKey::WallHour(minutes / 60),
+            TimeKey::WallMinute(minutes % 60),
+        ];
+        for utc in instants {
+            keys.extend([TimeKey::UtcHour(utc / 60), TimeKey::UtcMinute(utc % 60)]);
+        }
+        for key in keys {
+            let in_utc = matches!(key, TimeKey::UtcHour(_) | TimeKey::UtcMinute(_));
+            for hit in self.index.times(key, self.budget) {
+                let Some(AtomValue::Time(other)) = hit.value.as_deref() else {
+                    continue;
+                };
+                if in_utc || zones_agree(clock.zone.as_ref(), other.zone.as_ref()) {
+                    return Judgement::contradicted(Reason::TimeMismatch, hit);
+                }
+            }
+        }
+        Judgement::not_found()
+    }
+
     /// `#4521` against raw JSON integers: equal supports; one edit away with shared words
     /// contradicts.
     fn numbered_ticket(&mut self, digits: &str) -> Result<Option<Judgement>, Stop> {
@@ -1061,9 +1130,69 @@ mod tests {
         );
     }
 
+    /// `text|verdict|reason|hit text` of each atom.
+    fn verdicts(answer: &str, evidence: &[&str]) -> Vec<String> {
+        judged(answer, evidence)
+            .iter()
+            .map(|line| line.split('|').take(4).collect::<Vec<_>>().join("|"))
+            .collect()
+    }
+
+    #[test]
+    fn times_compare_by_clock_zone_and_instant() {
+        let evidence = [r#"{"departs": "2025-04-15T14:05:00-07:00", "gate": "closes 13:45"}"#];
+        let iso = "2025-04-15T14:05:00-07:00";
+        assert_eq!(
+            verdicts("Departs 2:05 PM PT, gate closes 1:45 pm.", &evidence),
+            [
+                format!("2:05 PM PT|supported|reformatted|{iso}"),
+                "1:45 pm|supported|reformatted|13:45".to_owned()
+            ]
+        );
+        assert_eq!(
+            verdicts("Departs 21:05 UTC.", &evidence),
+            [format!("21:05 UTC|supported|reformatted|{iso}")]
+        );
+        assert_eq!(
+            verdicts("Departs 2:05 PM UTC.", &evidence),
+            [format!("2:05 PM UTC|contradicted|timezone_mismatch|{iso}")]
+        );
+        assert_eq!(
+            verdicts("Departs 3:05 PM.", &evidence),
+            [format!("3:05 PM|contradicted|time_mismatch|{iso}")]
+        );
+        assert_eq!(
+            verdicts("Departs at 9:30 am.", &evidence),
+            ["9:30 am|unsupported|not_found|-"]
+        );
+    }
+
+    #[test]
+    fn codes_compare_as_identifiers_with_one_edit() {
+        let evidence = [r#"{"booking": "RX7K2Q", "flight": "UA1234"}"#];
+        assert_eq!(
+            verdicts("Booking RX7K2Q on flight UA 1234.", &evidence),
+            [
+                "RX7K2Q|supported|exact|RX7K2Q",
+                "UA 1234|supported|reformatted|UA1234"
+            ]
+        );
+        assert_eq!(
+            verdicts("Booking RX7K2O on flight UA 1243.", &evidence),
+            [
+                "RX7K2O|contradicted|identifier_edit|RX7K2Q",
+                "UA 1243|contradicted|identifier_edit|UA1234"
+            ]
+        );
+        assert_eq!(
+            verdicts("Booking QZ4M8P.", &evidence),
+            ["QZ4M8P|unsupported|not_found|-"]
+        );
+    }
+
     #[test]
     fn needs_name_what_judging_can_look_up() {
-        let answer = "Paid $1,250 on 2025-03-04 for INC-4521 in 1849, up 5%.";
+        let answer = "Paid $1,250 on 2025-03-04 at 14:05 UTC for INC-4521 in 1849, up 5%.";
         let kinds: Vec<&str> = AtomKind::ALL.iter().map(|kind| kind.as_str()).collect();
         let atoms = extract_atoms(answer, "en-US", 4, &kinds, None).unwrap_or_default();
         let needs = evidence_needs(&atoms, answer);

@@ -40,6 +40,7 @@ vocabulary! {
         Number => "number",
         Date => "date",
         Identifier => "identifier",
+        Time => "time",
     }
 }
 
@@ -88,6 +89,8 @@ vocabulary! {
         ValueChanged => "value_changed",
         DateComponentChanged => "date_component_changed",
         IdentifierEdit => "identifier_edit",
+        TimeMismatch => "time_mismatch",
+        TimezoneMismatch => "timezone_mismatch",
         NotFound => "not_found",
         MorePreciseThanEvidence => "more_precise_than_evidence",
     }

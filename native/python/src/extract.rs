@@ -13,7 +13,7 @@ use pyo3::types::{PyList, PyTuple};
 
 /// `(kind, text, start, end, fields)`: `fields` are the value's dataclass fields in order
 /// (`Quantity`: value, tolerance, digits, currency, unit, hedged; `CalendarDate`: readings;
-/// `Identifier`: normalized, shape).
+/// `Identifier`: normalized, shape; `ClockTime`: hour, minute, second, zone, offsets).
 fn atom_tuple<'py>(
     py: Python<'py>,
     text: &str,
@@ -38,6 +38,15 @@ fn atom_tuple<'py>(
             .into_pyobject(py)?
             .into_any(),
         AtomValue::Identifier(id) => (id.normalized.as_str(), id.shape)
+            .into_pyobject(py)?
+            .into_any(),
+        AtomValue::Time(clock) => (
+            clock.hour,
+            clock.minute,
+            clock.second,
+            clock.zone.as_ref().map(|zone| zone.label.as_str()),
+            clock.zone.as_ref().map(|zone| zone.offsets),
+        )
             .into_pyobject(py)?
             .into_any(),
     };

@@ -35,12 +35,15 @@ pub struct Scan<'a> {
 }
 
 /// Families tried at a digit that follows no word character, in grammar order.
-const AFTER_NON_WORD: [Family; 5] = [
+const AFTER_NON_WORD: [Family; 8] = [
     Family::AfterMark,
     Family::Hex,
     Family::Separated,
+    Family::Clock,
     Family::Worded,
     Family::LowercaseMonth,
+    Family::Alnum,
+    Family::AfterCarrier,
 ];
 /// A digit run nothing reads is one match ("skip"), not one failed attempt per digit.
 const SKIP_DIGITS: usize = 15;
@@ -158,6 +161,12 @@ fn guard(cx: &Cx<'_>, family: Family, p: usize) -> bool {
         Family::Hex => text.run(q, 6, |b| b.is_ascii_hexdigit()) == 6,
         Family::Separated => separated_ahead(text, q),
         Family::Worded => worded_ahead(cx, q),
+        Family::Clock => crate::kinds::time::clock_ahead(text, q),
+        Family::Alnum => {
+            let digits = text.digits(q, 32);
+            text.at(q + digits).is_some_and(|c| c.is_ascii_uppercase())
+        }
+        Family::AfterCarrier => crate::kinds::identifier::after_carrier(text, p),
         Family::LowercaseMonth | Family::AfterLetter | Family::Figure | Family::LetterStart => true,
     }
 }

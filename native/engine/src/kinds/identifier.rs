@@ -1,6 +1,7 @@
 //! Identifiers: tickets, hashtags, phone numbers, UUIDs, hashes, IPs, versions and glued codes
 //! (the oracle's identifier branches of `grammar.py`, `Scan`'s handlers and `identifiers.py`).
-//! E-mails and URLs are claimed before the scan (`extract::claims`).
+//! E-mails and URLs are claimed before the scan (`extract::claims`). Alphanumeric codes (booking
+//! references, tracking numbers) and flight numbers written with a space are this engine's own.
 
 use super::{Branch, Family, Found, Hit, Kind};
 use crate::atoms::Atom;
@@ -18,7 +19,7 @@ impl Kind for Identifiers {
     }
 }
 
-static BRANCHES: [Branch; 12] = [
+static BRANCHES: [Branch; 15] = [
     branch("ticket", Family::AfterMark, ticket, read_ticket),
     branch("hashtag", Family::AfterMark, hashtag, read_hashtag),
     branch(
@@ -44,6 +45,9 @@ static BRANCHES: [Branch; 12] = [
     branch("code", Family::AfterLetter, code, read_code),
     branch("hexmid", Family::AfterLetter, hex_inside, read_hex_inside),
     branch("vversion", Family::AfterLetter, v_version, read_v_version),
+    branch("alnum", Family::AfterLetter, code_inside, read_alnum_code),
+    branch("alnumlead", Family::Alnum, code_lead, read_alnum_code),
+    branch("flight", Family::AfterCarrier, flight, read_flight),
 ];
 
 const fn branch(
@@ -637,6 +641,152 @@ fn read_v_version(scan: &Scan<'_>, hit: &Hit) -> Found {
     identifier(hit.start - 1, hit.end, normalized, "version")
 }
 
+// Alphanumeric codes ------------------------------------------------------------------------
+//
+// A code is one token of ASCII capitals and digits, 6-32 long, with both, whose letters and digits
+// alternate at least three times ("RX7K2Q", "1Z999AA10123456784") or which holds a run of 8+ digits
+// ("LX123456789"). Lower case anywhere ("GPT4o", "iPhone15"), letters then digits only
+// ("COVID19", "RTX4090": the ticket branch's "KX750" form), model names with one more letter run
+// ("ZT9000X", "RTX4090TI"), short tokens ("B2B", "H2O", "MP3",
+// "4K") and periods ("FY2024Q3", "Q3FY25") are not codes. A token the hex branches read first
+// stays theirs ("AB12CD34EF" is a hash, "JD0146000062" nothing: its digits follow a hex letter).
+
+const CODE_CHARS: std::ops::RangeInclusive<usize> = 6..=32;
+const CODE_LONG_DIGITS: usize = 8;
+/// Letter and digit runs a code alternates through at least ("RX|7|K|2|Q": five).
+const CODE_MIN_RUNS: usize = 4;
+const PERIOD_LETTERS: [&str; 4] = ["FY", "CY", "Q", "H"];
+
+fn is_code_byte(b: u8) -> bool {
+    b.is_ascii_uppercase() || b.is_ascii_digit()
+}
+
+/// Whether `token` (capitals and digits only) reads as a code.
+fn is_code(token: &str) -> bool {
+    if !CODE_CHARS.contains(&token.len()) {
+        return false;
+    }
+    let mut runs: Vec<&str> = Vec::new();
+    let mut start = 0;
+    let bytes = token.as_bytes();
+    for at in 1..=bytes.len() {
+        let split = match (bytes.get(at - 1), bytes.get(at)) {
+            (Some(a), Some(b)) => a.is_ascii_digit() != b.is_ascii_digit(),
+            _ => true,
+        };
+        if split {
+            runs.push(token.get(start..at).unwrap_or_default());
+            start = at;
+        }
+    }
+    let letter_runs: Vec<&str> = runs
+        .iter()
+        .copied()
+        .filter(|run| run.bytes().all(|b| b.is_ascii_uppercase()))
+        .collect();
+    let long_digits = runs
+        .iter()
+        .any(|run| run.len() >= CODE_LONG_DIGITS && run.bytes().all(|b| b.is_ascii_digit()));
+    let period = letter_runs.iter().all(|run| PERIOD_LETTERS.contains(run));
+    !letter_runs.is_empty()
+        && letter_runs.len() < runs.len()
+        && (runs.len() >= CODE_MIN_RUNS || long_digits)
+        && !period
+}
+
+/// End of the code token starting at `start`, if `text[start..]` starts one: not glued to a word
+/// or "-" on either side.
+fn code_end(text: &Text<'_>, start: usize) -> Option<usize> {
+    if text.back(start, 1).is_some_and(|c| is_word(c) || c == '-') {
+        return None;
+    }
+    let length = text.run(start, CODE_CHARS.end() + 1, is_code_byte);
+    let end = start + length;
+    let joined = text.byte_is(end, b'-') && text.run(end + 1, 1, is_alnum_byte) == 1;
+    (!text.at(end).is_some_and(is_word) && !joined && is_code(text.slice(start, end)))
+        .then_some(end)
+}
+
+/// Start of the run of capitals and digits that ends at `p` (32 characters at most).
+fn code_start(text: &Text<'_>, p: usize) -> usize {
+    let run = text
+        .slice(0, p)
+        .bytes()
+        .rev()
+        .take(CODE_CHARS.end() + 1)
+        .take_while(|b| is_code_byte(*b))
+        .count();
+    p - run
+}
+
+/// A code read at its first digit after a capital ("RX7K2Q" at "7").
+fn code_inside(cx: &Cx<'_>, p: usize) -> Option<Hit> {
+    let start = code_start(&cx.text, p);
+    code_end(&cx.text, start).map(|end| Hit::with(p, end, &[start]))
+}
+
+/// A code that starts with a digit ("1Z999AA10123456784").
+fn code_lead(cx: &Cx<'_>, p: usize) -> Option<Hit> {
+    code_end(&cx.text, p).map(|end| Hit::with(p, end, &[p]))
+}
+
+fn read_alnum_code(scan: &Scan<'_>, hit: &Hit) -> Found {
+    let start = hit.marks[0];
+    if start < scan.floor {
+        return Found::Nothing;
+    }
+    let written = scan.text.slice(start, hit.end).to_owned();
+    identifier(start, hit.end, written, "code")
+}
+
+// Flight numbers ----------------------------------------------------------------------------
+//
+// "UA 1234" after the word "flight" is the ticket "UA-1234", as "UA1234" is: two capitals, one
+// space, 1-4 digits. Without that word "UA 1234" stays a number ("UK 300 stores", "EU 27").
+
+const FLIGHT_WORDS: [&str; 2] = ["flight", "flights"];
+
+/// A guard for `Family::AfterCarrier`: two capitals and a space before `p`.
+pub fn after_carrier(text: &Text<'_>, p: usize) -> bool {
+    text.back(p, 1) == Some(' ')
+        && text.back(p, 2).is_some_and(|c| c.is_ascii_uppercase())
+        && text.back(p, 3).is_some_and(|c| c.is_ascii_uppercase())
+}
+
+fn flight(cx: &Cx<'_>, p: usize) -> Option<Hit> {
+    let text = &cx.text;
+    let carrier = p.checked_sub(3)?;
+    if text.back(carrier, 1) != Some(' ') {
+        return None;
+    }
+    let head = text.slice(0, carrier - 1);
+    let word = head
+        .bytes()
+        .rev()
+        .take(8)
+        .take_while(u8::is_ascii_alphabetic)
+        .count();
+    let said = head.get(head.len() - word..).unwrap_or_default();
+    let glued = text.back(carrier - 1 - word, 1).is_some_and(is_word);
+    if glued || !FLIGHT_WORDS.iter().any(|w| w.eq_ignore_ascii_case(said)) {
+        return None;
+    }
+    let digits = 1 + text.digits(p + 1, 4);
+    let end = p + digits;
+    let chained = text.at_in(end, &['.', ',', ':', '/', '-']) && text.digit_at(end + 1);
+    (digits <= 4 && !text.at(end).is_some_and(is_word) && !chained).then(|| Hit::new(p, end))
+}
+
+fn read_flight(scan: &Scan<'_>, hit: &Hit) -> Found {
+    let start = hit.start - 3;
+    if start < scan.floor {
+        return Found::Nothing;
+    }
+    let carrier = scan.text.slice(start, start + 2);
+    let digits = scan.text.slice(hit.start, hit.end);
+    identifier(start, hit.end, format!("{carrier}-{digits}"), "ticket")
+}
+
 #[cfg(test)]
 mod tests {
     use crate::kinds::testing::read;
@@ -652,6 +802,52 @@ mod tests {
             ["ticket INV-2210", "ticket PROJ-12", "ticket KX-750"]
         );
         assert!(forms("ISO-8601 and Phase-2 and SHA256").is_empty());
+    }
+
+    #[test]
+    fn alphanumeric_codes_and_names_that_are_not_codes() {
+        assert_eq!(
+            forms("Booking RX7K2Q, parcel 1Z999AA10123456784, LX123456789."),
+            ["code RX7K2Q", "code 1Z999AA10123456784", "code LX123456789"]
+        );
+        for text in [
+            "GPT4o",
+            "B2B",
+            "COVID19",
+            "H2O",
+            "MP3",
+            "4K",
+            "iPhone15",
+            "RTX4090",
+            "FY2024Q3",
+            "Q3FY25",
+            "2024Q3",
+            "AB1CD",
+            "rx7k2q",
+            "ZT9000X",
+            "RTX4090TI",
+        ] {
+            let found = read(text);
+            assert!(
+                found.iter().all(|(_, _, form)| !form.starts_with("code")),
+                "{text}: {found:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn flight_numbers_with_a_space_after_the_word_flight() {
+        assert_eq!(
+            forms("Flight UA 1234 and flight UA1234"),
+            ["ticket UA-1234", "ticket UA-1234"]
+        );
+        assert_eq!(
+            read("UK 3000 stores")
+                .iter()
+                .map(|(kind, _, _)| *kind)
+                .collect::<Vec<_>>(),
+            ["number"]
+        );
     }
 
     #[test]

@@ -9,6 +9,7 @@
 pub mod date;
 pub mod identifier;
 pub mod quantity;
+pub mod time;
 
 use std::sync::OnceLock;
 
@@ -35,6 +36,12 @@ pub enum Family {
     Figure,
     /// A letter that starts a word ("March 2025", "yesterday").
     LetterStart,
+    /// A digit with a clock ahead: ":MM", ".MM" or am/pm ("19:30", "7.30pm", "7 pm").
+    Clock,
+    /// A digit that starts a run of capitals and digits ("1Z999AA10123456784").
+    Alnum,
+    /// A digit after two capitals and a space ("flight UA 1234").
+    AfterCarrier,
 }
 
 /// A branch's match: its span (bytes) and branch-specific marks (group boundaries, flags).
@@ -98,8 +105,9 @@ pub struct Entry {
     pub kind: &'static dyn Kind,
 }
 
-/// Every kind, with its priority: identifier > date > money/percent/number.
-pub static REGISTRY: [Entry; 3] = [
+/// Every kind, with its priority: identifier > date > money/percent/number > time (a time's
+/// family is its own: its priority orders nothing yet).
+pub static REGISTRY: [Entry; 4] = [
     Entry {
         priority: 0,
         kinds: &[AtomKind::Identifier],
@@ -115,9 +123,14 @@ pub static REGISTRY: [Entry; 3] = [
         kinds: &[AtomKind::Money, AtomKind::Percent, AtomKind::Number],
         kind: &quantity::Quantities,
     },
+    Entry {
+        priority: 3,
+        kinds: &[AtomKind::Time],
+        kind: &time::Times,
+    },
 ];
 
-const FAMILIES: [Family; 8] = [
+const FAMILIES: [Family; 11] = [
     Family::AfterMark,
     Family::Hex,
     Family::Separated,
@@ -126,6 +139,9 @@ const FAMILIES: [Family; 8] = [
     Family::AfterLetter,
     Family::Figure,
     Family::LetterStart,
+    Family::Clock,
+    Family::Alnum,
+    Family::AfterCarrier,
 ];
 
 /// The branches of `family`, in the order the scan tries them.
@@ -203,7 +219,10 @@ mod tests {
             .iter()
             .map(|b| b.name)
             .collect();
-        assert_eq!(after_letter, ["code", "hexmid", "vversion", "glued"]);
+        assert_eq!(
+            after_letter,
+            ["code", "hexmid", "vversion", "alnum", "glued"]
+        );
     }
 }
 
@@ -238,6 +257,7 @@ pub(crate) mod testing {
                     AtomValue::Quantity(q) => format!("{} {:?}", q.value, q.currency.or(q.unit)),
                     AtomValue::Date(d) => format!("{:?}", d.readings),
                     AtomValue::Identifier(i) => format!("{} {}", i.shape, i.normalized),
+                    AtomValue::Time(t) => t.normalized(),
                 };
                 (atom.kind.as_str(), written, value)
             })
