@@ -116,13 +116,6 @@ impl Group {
         })
     }
 
-    /// Every hit in value order, charging nothing (for inspection).
-    pub fn contents(&self) -> Vec<Arc<Hit>> {
-        (0..self.entries.len())
-            .filter_map(|at| self.hit(at))
-            .collect()
-    }
-
     /// Hits in `[low, high]`, `PER_RANGE` at most, read lazily.
     pub fn within<'a>(
         &'a self,

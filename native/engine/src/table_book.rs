@@ -219,12 +219,6 @@ impl TableBook {
         Ok(cells.get(start..end).unwrap_or_default())
     }
 
-    /// The fragment a text table was read from (`table`: its position among the text tables,
-    /// which come first in `tables`).
-    pub fn text_fragment(&self, table: usize) -> Option<usize> {
-        self.fragments.get(table).copied()
-    }
-
     /// The cell a `CellRef` names.
     pub fn cell(&self, at: CellRef) -> Option<&Cell<'static>> {
         let tables = match at.part {
