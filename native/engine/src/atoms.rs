@@ -1,4 +1,4 @@
-//! Hard-data atoms: the typed facts extraction finds (the oracle's `scoring/atoms.py`).
+//! Hard-data atoms: the typed facts extraction finds (the former Python engine's `scoring/atoms.py`).
 //! Offsets are byte offsets into the scanned `&str`; the binding reports code points.
 
 use crate::vocabulary::AtomKind;

@@ -1,4 +1,4 @@
-//! Bare years when judging (the oracle's `scoring/bare_years.py`): a figure written as four digits
+//! Bare years when judging (the former Python engine's `scoring/bare_years.py`): a figure written as four digits
 //! can be a year and a number at once, and a changed year is searched among the years one slip away.
 
 use crate::atoms::{Atom, AtomValue};

@@ -1,4 +1,4 @@
-//! The per-call work budget of scoring, in the units of the Python engine (`scoring/budget.py`):
+//! The per-call work budget of scoring, in the units of the former Python engine (`scoring/budget.py`):
 //! weighted to cost about the same, roughly a microsecond of CPU each. `ATOM` per atom judged,
 //! `CANDIDATE` per evidence value a lookup reads, `PROBE` per bisection, digit-variant window or
 //! identifier variant. No atom starts once the budget is spent; the atom in flight finishes, except

@@ -27,7 +27,7 @@ impl Derivation {
 }
 
 /// Why judging an atom stopped: the work budget refused a step (the atom and the rest go
-/// unchecked), or the Python engine raises here (`score()` raises `NativeEngineError` with it).
+/// unchecked), or the former Python engine raised here (`score()` raises `NativeEngineError` with it).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Stop {
     Budget,

@@ -13,18 +13,11 @@
 //! `N * 2 * max(d, p) / scale <= CHANCE_LIMIT` (`p`: half a unit of the figure's last written
 //! digit; `scale`: its magnitude, at least 100 for a percent).
 //!
-//! Order of the operations. Python iterates `target.operations`, a `frozenset` of strings, in the
-//! pair search, and `_Best.offer` keeps the first strictly closer result: when two operations
-//! land at the same distance (over 1000, 2000, 4000, 5000 the figure 3,000 is both the sum
-//! 1000 + 2000 and the difference 4000 - 1000, both exact; a family holding 0 ties `x + 0` with
-//! `x - 0`; 100% is the change from `b` to `2b` and the ratio `b / b`), the one Python iterates
-//! first wins, and a frozenset of strings iterates in the order of their hashes, which
-//! `PYTHONHASHSEED` randomises per process. Checked: "The total difference is 3,000 units." over those four
-//! values gives `derived_sum` under seeds 0-3, 5, 6 and `derived_difference` under 4 and 7. So
-//! the oracle itself is not deterministic there; this port tries the operations in the
-//! vocabulary's order (`Operations` is a `BTreeSet`: sum, difference, pct_change, ratio, average,
-//! product), which is what Python gives whenever no two operations tie exactly. Making Python
-//! iterate in that same order (`sorted` by the vocabulary) is the fix to decide there.
+//! Order of the operations: when two operations land at the same distance (over 1000, 2000,
+//! 4000, 5000 the figure 3,000 is both the sum 1000 + 2000 and the difference 4000 - 1000; a
+//! family holding 0 ties `x + 0` with `x - 0`), the first in the vocabulary's order wins
+//! (`Operations` is a `BTreeSet`: sum, difference, pct_change, ratio, average, product). The
+//! former Python engine followed `PYTHONHASHSEED` there (decisions.md, 2026-12-02).
 
 use std::collections::hash_map::Entry;
 use std::sync::Arc;
@@ -836,7 +829,7 @@ mod tests {
 
     /// The outcome of deriving the `which`-th atom of `answer` (its sentence: the whole answer)
     /// over `items`, and the work it charged. Expected values come from Python's `Deriver` run on
-    /// the same evidence and atoms (`/tmp/dA/oracle.py` of this slice's port).
+    /// the same evidence and atoms when the port was made.
     fn derive(
         answer: &str,
         items: &[&str],

@@ -215,7 +215,7 @@ pub fn may_hold_atom(text: &[u8]) -> bool {
     })
 }
 
-/// Python's `\d` in a `str` pattern: Unicode category Nd as of the oracle's Unicode version.
+/// Python's `\d` in a `str` pattern: Unicode category Nd as of the former Python engine's Unicode version.
 pub fn is_decimal(code: u32) -> bool {
     if code < 0x80 {
         return (0x30..=0x39).contains(&code);
@@ -238,7 +238,7 @@ pub fn decimal_value(code: u32) -> Option<u8> {
 }
 
 /// Python 3.11's `unicodedata` is Unicode 14.0; these decimal runs came later (15.0, 16.0) and are
-/// not `\d` to the oracle.
+/// not `\d` to the former Python engine.
 const NEWER_DECIMAL_RUNS: &[u32] = &[
     0x10D40, 0x116D0, 0x116DA, 0x11BF0, 0x11F50, 0x16130, 0x16D70, 0x1CCF0, 0x1E4F0, 0x1E5F1,
 ];

@@ -114,7 +114,7 @@ fn first_chars(text: &str, chars: usize) -> &str {
 
 /// Scores `answer` against `corpus` (walked with the policy's prompt and byte cap). `question`
 /// is the turn's question, read for what it asks whether or not it counts as evidence. `Err`:
-/// the Python engine raises on this input.
+/// the former Python engine raised on this input.
 pub fn score<'t>(
     answer: &'t str,
     corpus: Corpus,

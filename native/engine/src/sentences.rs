@@ -1,4 +1,4 @@
-//! Sentence spans of an answer (the oracle's `scoring/sentences.py`): the unit of the sentence
+//! Sentence spans of an answer (the former Python engine's `scoring/sentences.py`): the unit of the sentence
 //! rollup and the window for label words. Offsets are bytes.
 
 use crate::extract::chars::{is_letterish, is_space, is_word, py_lower};
@@ -72,7 +72,7 @@ fn boundary(text: &str, at: usize, c: char) -> Option<usize> {
     (!next.is_some_and(|n| !is_space(n))).then_some(end)
 }
 
-/// Whether the word before the period at `period` is an abbreviation: the oracle searches
+/// Whether the word before the period at `period` is an abbreviation: the former Python engine searches
 /// `([^\W\d_][\w.]{0,10})$` in the 12 characters before it (`$` also before a final newline).
 fn is_abbreviation(text: &str, period: usize) -> bool {
     let head = text.get(..period).unwrap_or_default();

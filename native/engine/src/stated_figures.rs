@@ -1,4 +1,4 @@
-//! Short figures an answer states as what it answers (the oracle's `scoring/stated_figures.py`):
+//! Short figures an answer states as what it answers (the former Python engine's `scoring/stated_figures.py`):
 //! "It is 3.85.", "It fell by 3.6 points.", "That comes to **2.55**.", "Answer: 2.55", or "2.55"
 //! alone. One short match before each sentence end; a figure overlapping an atom is left out.
 
@@ -10,7 +10,7 @@ use crate::vocabulary::AtomKind;
 
 /// Characters before a sentence end read for its stated figure.
 const REACH: usize = 80;
-/// The words of the oracle's `_STATED`, in its alternation order (`equals?` is "equals", "equal").
+/// The words of the former Python engine's `_STATED`, in its alternation order (`equals?` is "equals", "equal").
 const STATING_PATTERN: &[&str] = &[
     "is", "was", "are", "were", "be", "been", "by", "of", "to", "equals", "equal", "totals",
     "total", "totaled", "totalled", "reached", "up", "down",
@@ -194,7 +194,7 @@ impl Stretch<'_> {
         self.char(index).is_some_and(pred)
     }
 
-    /// The oracle's `_may_state`: past a sign and a bold mark, the stretch's start, or spaces
+    /// The former Python engine's `_may_state`: past a sign and a bold mark, the stretch's start, or spaces
     /// after "=", ":" or a stating word.
     fn may_state(&self, last: usize) -> bool {
         let low = self.low;

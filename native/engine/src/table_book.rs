@@ -436,7 +436,7 @@ mod tests {
         words.iter().map(|word| (*word).to_owned()).collect()
     }
 
-    // Each as the Python oracle gives it (`cell_hit(cell, scaled)`, its text, currency, key_unit,
+    // Each as the former Python engine gives it (`cell_hit(cell, scaled)`, its text, currency, key_unit,
     // words and citation).
     #[test]
     fn a_markdown_cell_is_cited_in_code_points_with_its_labels() {

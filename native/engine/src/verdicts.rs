@@ -873,7 +873,7 @@ mod tests {
     use crate::extract::extract_atoms;
     use crate::test_evidence::index_of;
 
-    /// Every atom of `answer` judged against `evidence` as the Python oracle's script judges them
+    /// Every atom of `answer` judged against `evidence` as the former Python engine's script judges them
     /// (the whole answer one sentence, no deriver, band 0.15, a budget of 100,000): `text|verdict|
     /// reason|hit text|citation path|cell|reading|budget left`.
     fn judged(answer: &str, evidence: &[&str]) -> Vec<String> {
@@ -932,7 +932,7 @@ mod tests {
         found
     }
 
-    // Each expectation is what the Python oracle gives (verdicts.judge on the same atoms).
+    // Each expectation is what the former Python engine gives (verdicts.judge on the same atoms).
     #[test]
     fn exact_support_in_text() {
         let found = judged(

@@ -53,7 +53,7 @@ fn atom_tuple<'py>(
     (atom.kind.as_str(), written, start, end, fields).into_pyobject(py)
 }
 
-/// The digit floor as the oracle reads any Python int: a negative one is refused, a huge one is
+/// The digit floor as the former Python engine reads any Python int: a negative one is refused, a huge one is
 /// as good as infinite.
 pub(crate) fn digit_floor(value: &Bound<'_, PyAny>) -> PyResult<i64> {
     match value.extract::<i64>() {

@@ -66,7 +66,7 @@ type ContextReading = (
     bool,
 );
 
-/// The `AtomContext` the Python engine builds from these code-point offsets.
+/// The `AtomContext` the former Python engine built from these code-point offsets.
 fn context<'t>(
     text: &'t str,
     (start, end): (usize, usize),
@@ -132,7 +132,7 @@ fn in_unit(value: f64, unit: &str, target: &str) -> Vec<f64> {
     units::in_unit(value, unit, target)
 }
 
-/// A mantissa of the Python engine: `digits` must be ASCII digits (as `mantissa` gives them).
+/// A mantissa of the former Python engine: `digits` must be ASCII digits (as `mantissa` gives them).
 fn reduced(digits: &str, exponent: i32) -> PyResult<Mantissa> {
     if digits.is_empty() || !digits.bytes().all(|d| d.is_ascii_digit()) {
         return Err(PyValueError::new_err(

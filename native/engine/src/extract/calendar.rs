@@ -1,4 +1,4 @@
-//! Calendar readings of date atoms (the oracle's `extract/dates.py`): validation, numeric orders,
+//! Calendar readings of date atoms (the former Python engine's `extract/dates.py`): validation, numeric orders,
 //! two-digit years (POSIX pivot: 00-68 are 2000-2068, 69-99 are 1969-1999), relative days.
 
 use super::locales::{DateOrder, DATE_ORDERS};

@@ -1,4 +1,4 @@
-//! Python's character classes and case mappings, as the oracle's `re` (Unicode mode) and `str`
+//! Python's character classes and case mappings, as the former Python engine's `re` (Unicode mode) and `str`
 //! methods see them: Rust's `char` methods follow another Unicode version and other definitions
 //! (`\w` is `str.isalnum()` or `_`; `str.isupper()` is the Uppercase property, not `Lu`).
 

@@ -1,4 +1,4 @@
-//! E-mail addresses and URLs, claimed before the scan (the oracle's `identifiers.emails`/`urls`):
+//! E-mail addresses and URLs, claimed before the scan (the former Python engine's `identifiers.emails`/`urls`):
 //! the scan reads only the gaps between them.
 
 use super::chars::{casefold, ignorecase_eq, is_alnum, is_space, is_word, py_lower};
@@ -161,7 +161,7 @@ fn opener(closer: char) -> Option<char> {
 }
 
 /// The URL's end without trailing punctuation or an unbalanced closer. Bracket counts are taken
-/// once, at the first closer, and updated as closers are trimmed (linear, like the oracle).
+/// once, at the first closer, and updated as closers are trimmed (linear, like the former Python engine).
 fn trimmed_end(text: &str, start: usize, mut end: usize) -> usize {
     let mut counts: Option<[(char, usize); 6]> = None;
     while end > start {

@@ -1,4 +1,4 @@
-//! The word tables of one locale pack (the oracle's `grammar.py` minus the pattern text): what may
+//! The word tables of one locale pack (the former Python engine's `grammar.py` minus the pattern text): what may
 //! follow a figure, what may stand before it, month and relative-day words, scan anchors.
 
 use std::collections::HashMap;
@@ -130,7 +130,7 @@ fn suffix(role: Role, exponent: i32, label: Option<&'static str>) -> Suffix {
     }
 }
 
-/// The oracle's `suffix_table`: later entries override earlier ones, as its dict updates do.
+/// The former Python engine's `suffix_table`: later entries override earlier ones, as its dict updates do.
 fn suffix_table(pack: &Pack) -> HashMap<String, Suffix> {
     let mut table: HashMap<String, Suffix> = HashMap::new();
     for unit in UNITS {

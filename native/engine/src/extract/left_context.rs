@@ -1,4 +1,4 @@
-//! What stands left of a figure (the oracle's `Grammar.left_context`, matched on the reversed
+//! What stands left of a figure (the former Python engine's `Grammar.left_context`, matched on the reversed
 //! 32 characters before it): a sign, a currency symbol or code and a sign belong to the atom; a
 //! hedge word or sign before them does not.
 

@@ -1,4 +1,4 @@
-//! Locale packs: the words and separators extraction reads in each supported locale (the oracle's
+//! Locale packs: the words and separators extraction reads in each supported locale (the former Python engine's
 //! `extract/locales.py`). English words are understood in every locale; a pack adds its own.
 
 use std::collections::HashMap;
@@ -10,10 +10,10 @@ pub enum DateOrder {
     Dmy,
 }
 
-/// Every date order, in the oracle's declared order (`DateOrder = Literal["MDY", "DMY"]`).
+/// Every date order, in the former Python engine's declared order (`DateOrder = Literal["MDY", "DMY"]`).
 pub const DATE_ORDERS: [DateOrder; 2] = [DateOrder::Mdy, DateOrder::Dmy];
 
-/// Word maps keep the oracle's dict order (a locale's words after the English ones, an override in
+/// Word maps keep the former Python engine's dict order (a locale's words after the English ones, an override in
 /// the English word's place); lookups go through the `HashMap`s.
 pub struct Pack {
     pub name: &'static str,
@@ -206,7 +206,7 @@ fn pack(spec: Spec) -> Pack {
 
 const SPACES: &[char] = &[' ', '\u{a0}', '\u{202f}'];
 
-/// The supported locales, in the oracle's order (`SUPPORTED_LOCALES`).
+/// The supported locales, in the former Python engine's order (`SUPPORTED_LOCALES`).
 pub const SUPPORTED_LOCALES: [&str; 4] = ["en-US", "en-GB", "de-DE", "fr-FR"];
 
 fn build() -> Vec<Pack> {

@@ -1,5 +1,5 @@
 //! Extraction of hard-data atoms (money, percent, number, date, identifier) from text, the port
-//! of the oracle's `otel_groundedness/scoring/extract/`: one linear pass per text.
+//! of the former Python engine's `otel_groundedness/scoring/extract/`: one linear pass per text.
 
 pub mod calendar;
 pub mod chars;

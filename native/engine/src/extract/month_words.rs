@@ -1,5 +1,5 @@
 //! When a lower-case month name that is also an English word ("may", "march", "mar") is a date
-//! (the oracle's `extract/month_words.py`).
+//! (the former Python engine's `extract/month_words.py`).
 
 use super::chars::{is_alnum, is_space, py_lower};
 use super::text::Text;

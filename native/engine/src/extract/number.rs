@@ -1,5 +1,5 @@
-//! A figure's digits after its first one (the oracle's `_number_core`): grouped or plain integer
-//! part (at most 24 digits), optional decimals. Ends are listed in the order the oracle's
+//! A figure's digits after its first one (the former Python engine's `_number_core`): grouped or plain integer
+//! part (at most 24 digits), optional decimals. Ends are listed in the order the former Python engine's
 //! backtracking tries them, so a later check failing falls back exactly as it does.
 
 use super::locales::Pack;

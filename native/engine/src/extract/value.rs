@@ -1,4 +1,4 @@
-//! Value, tolerance and significant digits of money, percent and number atoms (the oracle's
+//! Value, tolerance and significant digits of money, percent and number atoms (the former Python engine's
 //! `extract/quantities.py`), computed in the same float operations so every bit agrees.
 
 use std::sync::OnceLock;
@@ -11,7 +11,7 @@ const ROUNDED_MIN_VALUE: f64 = 1000.0;
 const ROUNDED_MAX_SIGNIFICANT: usize = 3;
 
 /// `0.5 * 10.0 ** power`: Python's float `**` is C `pow`, as `powf` is (`powi` rounds otherwise).
-/// The oracle tabulates powers -40..60 once; so does this.
+/// The former Python engine tabulates powers -40..60 once; so does this.
 fn half_unit(power: i64) -> f64 {
     static TABLE: OnceLock<Vec<f64>> = OnceLock::new();
     let table = TABLE.get_or_init(|| {
@@ -25,7 +25,7 @@ fn half_unit(power: i64) -> f64 {
         .unwrap_or_else(|| 0.5 * 10f64.powf(power as f64))
 }
 
-/// One correctly rounded parse of `INT.FRACeEXP`, as the oracle's `float()` of the same text,
+/// One correctly rounded parse of `INT.FRACeEXP`, as the former Python engine's `float()` of the same text,
 /// written into a stack buffer (figures have at most 24 + 15 digits).
 fn parse(int_digits: &str, frac_digits: &str, exponent: i64) -> f64 {
     let mut buffer = [0u8; 96];

@@ -1,4 +1,4 @@
-//! Word lists matched at a position the way the oracle's prefix tries are: every listed word
+//! Word lists matched at a position the way the former Python engine's prefix tries are: every listed word
 //! written there, longest first (a later part of the pattern failing falls back to a shorter one).
 
 use super::text::Text;
@@ -117,7 +117,7 @@ pub fn capitalize(word: &str) -> String {
     }
 }
 
-/// The oracle's `_any_case`: lower, capitalised and upper-case spellings.
+/// The former Python engine's `_any_case`: lower, capitalised and upper-case spellings.
 pub fn any_case<'a, I: IntoIterator<Item = &'a str>>(words: I) -> Vec<String> {
     let mut out = Vec::new();
     for word in words {

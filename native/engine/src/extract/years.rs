@@ -1,4 +1,4 @@
-//! Bare years and year ranges (the oracle's `extract/years.py`): when a four-digit figure from
+//! Bare years and year ranges (the former Python engine's `extract/years.py`): when a four-digit figure from
 //! 1000 to 1899 is a year, and what a range's second half is.
 
 use super::chars::{ignorecase_ends_with, is_word};
@@ -24,7 +24,7 @@ pub fn in_year_context(text: &Text<'_>, start: usize, floor: usize) -> bool {
     if space != ' ' && space != '\u{a0}' {
         return false;
     }
-    // The oracle searches from max(floor, start - 7): the word must start there or later, and
+    // The former Python engine searches from max(floor, start - 7): the word must start there or later, and
     // its lookbehind sees the character before it even when that is before the floor.
     let reach = text.back_pos(start, YEAR_WORD_REACH).max(floor);
     let head = text.slice(0, start - space.len_utf8());

@@ -1,5 +1,5 @@
 //! Dates: ISO dates and year-months, year ranges, numeric dates, day-month and month-first
-//! dates, relative days (the oracle's date branches of `grammar.py`, `Scan`'s handlers,
+//! dates, relative days (the former Python engine's date branches of `grammar.py`, `Scan`'s handlers,
 //! `dates.py`, `years.py`, `month_words.py`).
 
 use super::{Branch, Family, Found, Hit, Kind};
@@ -117,7 +117,7 @@ fn day_ends(text: &Text<'_>, at: usize) -> bool {
     ends(text, at, &['.', ',', ':']) && !percent
 }
 
-/// `(?:SPACE?,)?SPACE[0-9]{4}(?![\w]|[.,][0-9])` at `at`: (year start, end), in the oracle's order.
+/// `(?:SPACE?,)?SPACE[0-9]{4}(?![\w]|[.,][0-9])` at `at`: (year start, end), in the former Python engine's order.
 fn comma_year(text: &Text<'_>, at: usize) -> Option<(usize, usize)> {
     let spaced_comma = space(text, at)
         .filter(|s| text.byte_is(*s, b','))

@@ -1,5 +1,5 @@
 //! Identifiers: tickets, hashtags, phone numbers, UUIDs, hashes, IPs, versions and glued codes
-//! (the oracle's identifier branches of `grammar.py`, `Scan`'s handlers and `identifiers.py`).
+//! (the former Python engine's identifier branches of `grammar.py`, `Scan`'s handlers and `identifiers.py`).
 //! E-mails and URLs are claimed before the scan (`extract::claims`). Alphanumeric codes (booking
 //! references, tracking numbers) and flight numbers written with a space are this engine's own.
 
@@ -532,7 +532,7 @@ fn hex_inside(cx: &Cx<'_>, p: usize) -> Option<Hit> {
         return None;
     }
     // Every start inside one hex run reaches the same run end, and what follows it decides: a
-    // failure is remembered for the rest of the run (the oracle rescans it: quadratic).
+    // failure is remembered for the rest of the run (the former Python engine rescans it: quadratic).
     let q = p + 1;
     if cx
         .hex_run_failed

@@ -1,4 +1,4 @@
-//! Money, percents and numbers (and the bare years a figure turns out to be): the oracle's
+//! Money, percents and numbers (and the bare years a figure turns out to be): the former Python engine's
 //! figure branch of `grammar.py`, `Scan.quantity`, `_split` and `quantities.py`.
 
 use std::borrow::Cow;
@@ -74,7 +74,7 @@ fn figure_ends(text: &Text<'_>, decimal: char, at: usize) -> bool {
     !(text.at(at).is_some_and(is_word) || (mark && text.digit_at(at + 1)))
 }
 
-/// The oracle's `_short_bare` guard: a bare figure of fewer than `short` digits with nothing
+/// The former Python engine's `_short_bare` guard: a bare figure of fewer than `short` digits with nothing
 /// before or after it that could make it an atom fails here already.
 fn short_bare(cx: &Cx<'_>, p: usize) -> bool {
     let short = cx.short;
