@@ -4,12 +4,17 @@ cells are those fields (native engine, ``text_tables``)."""
 
 from __future__ import annotations
 
-from hypothesis import assume, given
+from hypothesis import given
 from hypothesis import strategies as st
 
 from otel_groundedness._native import text_tables
 
 _LINES = st.text(alphabet='ab1,\t"', max_size=40)
+# Lines built to hold their delimiter and a visible character (filtering random lines for them
+# discards too many and fails Hypothesis's health check).
+_VISIBLE = st.text(alphabet='ab1,"', min_size=1, max_size=10)
+_COMMA_LINES = st.tuples(st.text(alphabet='ab1,"', max_size=20), _VISIBLE).map(",".join)
+_TAB_LINES = st.tuples(_LINES, _VISIBLE, _LINES).map(lambda parts: f"{parts[0]}\t{parts[1]}{parts[2]}")
 
 
 def reference_fields(line: str, delimiter: str) -> list[str]:
@@ -35,7 +40,6 @@ def reference_fields(line: str, delimiter: str) -> list[str]:
 
 
 def check_block(line: str, delimiter: str) -> None:
-    assume(line.strip())  # a blank line (tabs only) is no row
     fields = reference_fields(line, delimiter)
     if len(fields) == 1:
         # A delimiter inside quotes only: one field, so no two-field line joins it.
@@ -56,13 +60,11 @@ def test_reference_fields() -> None:
     assert reference_fields('a\t"b\t"', "\t") == ["a", '"b', '"']
 
 
-@given(_LINES)
+@given(_COMMA_LINES)
 def test_comma_field_count_is_the_number_of_split_fields(line: str) -> None:
-    assume("," in line and "\t" not in line)
     check_block(line, ",")
 
 
-@given(_LINES)
+@given(_TAB_LINES)
 def test_tab_field_count_is_the_number_of_split_fields(line: str) -> None:
-    assume("\t" in line)
     check_block(line, "\t")
