@@ -11,16 +11,16 @@ def vocabularies() -> list[tuple[str, list[str]]]: ...
 # (evidence_index, source_id, source_kind, name, path, start, end, text, cell)
 _Cited = tuple[int | None, Any, Any, Any, str | None, int | None, int | None, str, str | None]
 
-# score.rs: per judged atom (kind, start, end, normalized value, verdict, reason, citation,
-# operation, operands' citations), or with `types` = (AtomVerdict, Citation) an AtomVerdict for
-# each atom but a derived figure; no_evidence, truncation reasons, answer_truncated, atoms
-# unchecked, (score, sentence score, strict pass) or None, label.
+# score.rs: per judged atom an AtomVerdict (`types` = (AtomVerdict, Citation)), but for a derived
+# figure (kind, start, end, normalized value, verdict, reason, None, operation, operands'
+# citations); no_evidence, truncation reasons, answer_truncated, atoms unchecked, (score,
+# sentence score, strict pass) or None, label.
 def score(
     answer: str,
     items: Iterable[Any],
     user_prompt: str | None,
     policy: Any,
-    types: tuple[type, type] | None = None,
+    types: tuple[type, type],
 ) -> tuple[
     list[Any | tuple[str, int, int, float | str | None, str, str, _Cited | None, str | None, list[_Cited]]],
     bool,

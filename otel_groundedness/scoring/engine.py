@@ -43,7 +43,7 @@ def score(
     found = _native.score(answer, items(evidence), user_prompt, policy, _REPORT_TYPES)
     verdicts, no_evidence, reasons, answer_truncated, unchecked, figures, label = found
     # The engine makes each verdict an `AtomVerdict`, but for a derived figure (its citation's
-    # text is `derivation_formula`'s).
+    # text is `derivation_formula`'s). A derived figure is always supported: no nearest evidence.
     judged = [verdict if type(verdict) is AtomVerdict else _verdict(answer, verdict) for verdict in verdicts]
     ratio, sentences, strict = figures if figures is not None else (None, None, None)
     return GroundednessReport(
@@ -113,14 +113,8 @@ def _derived(operation: DerivedOperation, operands: list[_Cited]) -> Citation:
 
 
 def _verdict(answer: str, found: tuple[Any, ...]) -> AtomVerdict:
-    kind, start, end, value, verdict, reason, cited, operation, operands = found
-    citation = (
-        _derived(cast(DerivedOperation, operation), operands)
-        if operation is not None
-        else None
-        if cited is None
-        else _citation(cited)
-    )
+    """A derived figure's verdict: its citation names the operation over its operands' citations."""
+    kind, start, end, value, verdict, reason, _, operation, operands = found
     return AtomVerdict(
         kind=kind,
         text=answer[start:end],
@@ -129,6 +123,6 @@ def _verdict(answer: str, found: tuple[Any, ...]) -> AtomVerdict:
         end=end,
         verdict=verdict,
         reason=reason,
-        citation=citation,
-        nearest_evidence=citation.text if citation is not None and verdict == "contradicted" else None,
+        citation=_derived(cast(DerivedOperation, operation), operands),
+        nearest_evidence=None,
     )

@@ -56,17 +56,17 @@ fn citation_object<'py>(
     )
 }
 
-/// Per judged atom: an `AtomVerdict` (made here when `types` are given and the atom is not a
-/// derived figure), else `(kind, start, end, normalized, verdict, reason, citation, operation,
-/// operands)` (offsets in code points; a derived figure has no citation of its own, its
-/// operation and its operands' citations instead).
+/// Per judged atom: an `AtomVerdict`, made here; for a derived figure, whose citation
+/// `engine.py` builds (its text is `derivation_formula`'s), `(kind, start, end, normalized,
+/// verdict, reason, None, operation, operands' citations)` (offsets in code points).
 fn verdicts<'py>(
     py: Python<'py>,
     scored: &Scored<'_>,
     labels: &SourceLabels<'py>,
     answer: &Bound<'py, PyString>,
-    types: Option<&ReportTypes<'py>>,
+    types: &ReportTypes<'py>,
 ) -> PyResult<Bound<'py, PyList>> {
+    let (verdict_type, citation_type) = types;
     let mut offsets = CharOffsets::new(scored.text);
     let corpus = scored.corpus();
     let mut out = Vec::with_capacity(scored.judged.len());
@@ -75,7 +75,7 @@ fn verdicts<'py>(
             Normalized::Number(number) => number.into_pyobject(py)?.into_any(),
             Normalized::Text(text) => text.into_pyobject(py)?.into_any(),
         };
-        if let (Some((verdict_type, citation_type)), None) = (types, &judgement.derivation) {
+        if judgement.derivation.is_none() {
             let citation = match (&judgement.hit, corpus) {
                 (Some(hit), Some(corpus)) => Some(citation_object(
                     citation_type,
@@ -130,10 +130,6 @@ fn verdicts<'py>(
             Some(corpus) => citation_tuple(py, labels, &hit.citation(corpus)).map(Some),
             None => Ok(None),
         };
-        let citation = match &judgement.hit {
-            Some(hit) => cite(hit)?,
-            None => None,
-        };
         let (operation, operands) = match &judgement.derivation {
             Some(derivation) => (
                 Some(derivation.operation.as_str()),
@@ -153,7 +149,7 @@ fn verdicts<'py>(
                 value,
                 judgement.verdict.as_str(),
                 judgement.reason.as_str(),
-                citation,
+                py.None(),
                 operation,
                 operands,
             )
@@ -166,18 +162,18 @@ fn verdicts<'py>(
 
 /// Scores `answer` against `items` (an iterable of evidence items) under `policy` (a
 /// `GroundednessPolicy`). Returns `(verdicts, no_evidence, truncation reasons,
-/// answer_truncated, unchecked, (ratio, sentence_score, strict) or None, label)`; with
-/// `types` = `(AtomVerdict, Citation)`, every verdict but a derived figure's is made as an
-/// `AtomVerdict` (see `verdicts`).
+/// answer_truncated, unchecked, (ratio, sentence_score, strict) or None, label)`; `types` =
+/// `(AtomVerdict, Citation)`: every verdict but a derived figure's is made as an `AtomVerdict`
+/// (see `verdicts`).
 #[pyfunction]
-#[pyo3(signature = (answer, items, user_prompt, policy, types=None))]
+#[pyo3(signature = (answer, items, user_prompt, policy, types))]
 fn score<'py>(
     py: Python<'py>,
     answer: &Bound<'py, PyString>,
     items: &Bound<'py, PyAny>,
     user_prompt: Option<&Bound<'py, PyAny>>,
     policy: &Bound<'py, PyAny>,
-    types: Option<ReportTypes<'py>>,
+    types: ReportTypes<'py>,
 ) -> PyResult<Bound<'py, PyTuple>> {
     let policy = policy_of(policy)?;
     let prompt = user_prompt.filter(|_| policy.include_user_prompt_as_evidence);
@@ -194,7 +190,7 @@ fn score<'py>(
     .map_err(|why| NativeEngineError::new_err(format!("native engine refused the input: {why}")))?;
     let reasons: Vec<&str> = scored.truncation.iter().map(|r| r.as_str()).collect();
     let figures = scored.figures.map(|f| (f.ratio, f.sentences, f.strict));
-    let found = verdicts(py, &scored, &labels, answer, types.as_ref())?;
+    let found = verdicts(py, &scored, &labels, answer, &types)?;
     let (no_evidence, answer_truncated, label) = (
         scored.no_evidence,
         scored.answer_truncated,
