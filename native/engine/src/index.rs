@@ -195,6 +195,27 @@ fn numeric_slot(kind: AtomKind) -> Option<usize> {
     NUMERIC_KINDS.iter().position(|numeric| *numeric == kind)
 }
 
+/// One hit of an atom `value` of `kind` per fragment its text is found in (`origin` of each),
+/// with its `(number, tolerance)`.
+fn hits_at<'a>(
+    kind: AtomKind,
+    value: &'a Arc<AtomValue>,
+    fragments: &'a [usize],
+    origin: impl Fn(usize) -> Origin + 'a,
+    (number, tolerance): (f64, f64),
+) -> impl Iterator<Item = Arc<Hit>> + 'a {
+    let name: Arc<str> = Arc::from(kind.as_str());
+    fragments.iter().map(move |fragment| {
+        Hit::new(
+            Arc::clone(&name),
+            origin(*fragment),
+            Some(Arc::clone(value)),
+            number,
+            tolerance,
+        )
+    })
+}
+
 impl EvidenceIndex {
     /// Extracts the corpus's fragments with `extract` (the caller's extraction settings) and
     /// indexes the atoms `needs` names; the others are extracted (they still shadow overlapping
@@ -322,16 +343,13 @@ impl EvidenceIndex {
             };
             if let Some(clock) = iso_clock {
                 let value = Arc::new(AtomValue::Time(clock));
-                let name: Arc<str> = Arc::from(AtomKind::Time.as_str());
-                self.time_hits.extend(fragments.iter().map(|fragment| {
-                    Hit::new(
-                        Arc::clone(&name),
-                        origin(*fragment),
-                        Some(Arc::clone(&value)),
-                        0.0,
-                        0.0,
-                    )
-                }));
+                self.time_hits.extend(hits_at(
+                    AtomKind::Time,
+                    &value,
+                    fragments,
+                    origin,
+                    (0.0, 0.0),
+                ));
                 if !needs.kinds.contains(&kind) {
                     continue;
                 }
@@ -342,18 +360,9 @@ impl EvidenceIndex {
                     let Some(slot) = numeric_slot(kind) else {
                         continue;
                     };
-                    let name: Arc<str> = Arc::from(kind.as_str());
-                    let (number, tolerance) = (quantity.value, quantity.tolerance);
+                    let number = (quantity.value, quantity.tolerance);
                     if let Some(hits) = self.numeric_hits.get_mut(slot) {
-                        hits.extend(fragments.iter().map(|fragment| {
-                            Hit::new(
-                                Arc::clone(&name),
-                                origin(*fragment),
-                                Some(Arc::clone(&value)),
-                                number,
-                                tolerance,
-                            )
-                        }));
+                        hits.extend(hits_at(kind, &value, fragments, origin, number));
                     }
                 }
                 AtomValue::Date(_) => self.date_atoms.extend(
@@ -361,22 +370,16 @@ impl EvidenceIndex {
                         .iter()
                         .map(|fragment| (origin(*fragment), Arc::clone(&value))),
                 ),
-                AtomValue::Identifier(_) | AtomValue::Time(_) => {
-                    let name: Arc<str> = Arc::from(kind.as_str());
-                    let hits = if kind == AtomKind::Time {
-                        &mut self.time_hits
-                    } else {
-                        &mut self.identifier_hits
-                    };
-                    hits.extend(fragments.iter().map(|fragment| {
-                        Hit::new(
-                            Arc::clone(&name),
-                            origin(*fragment),
-                            Some(Arc::clone(&value)),
-                            0.0,
-                            0.0,
-                        )
-                    }));
+                AtomValue::Identifier(_) => self.identifier_hits.extend(hits_at(
+                    kind,
+                    &value,
+                    fragments,
+                    origin,
+                    (0.0, 0.0),
+                )),
+                AtomValue::Time(_) => {
+                    self.time_hits
+                        .extend(hits_at(kind, &value, fragments, origin, (0.0, 0.0)))
                 }
             }
         }
