@@ -13,7 +13,7 @@ use crate::label_words;
 use crate::pytext::{len_chars, lossy};
 use crate::table_model::{Currency, Place};
 use crate::units;
-use crate::value::{Node, NodeId};
+use crate::value::{Arena, Node, NodeId};
 
 /// A table cell as a raw scalar (`cell_hit` of `scoring/table_book.py`): where it sits, its text
 /// and currency, the record of a keyed cell, and its label (row label and column headers) unless
@@ -181,25 +181,10 @@ impl Hit {
                 .into_iter()
                 .map(|span| lossy(arena.bytes(span)))
                 .collect();
-            // `siblings.get(key)`: the str members of the record (a mapping holds each key once).
-            let members: Vec<_> = siblings
-                .map(|mapping| {
-                    arena
-                        .entries(mapping)
-                        .filter_map(|(key, value)| match (arena.node(key), arena.node(value)) {
-                            (Node::Str(key), Node::Str(value) | Node::StrSubclass(value)) => {
-                                Some((lossy(arena.bytes(key)), lossy(arena.bytes(value))))
-                            }
-                            _ => None,
-                        })
-                        .collect()
-                })
-                .unwrap_or_default();
-            let pairs: Vec<(&str, &str)> = members
-                .iter()
-                .map(|(key, value)| (key.as_ref(), value.as_ref()))
-                .collect();
-            let mut found = label_words::json_words(keys.iter().map(AsRef::as_ref), &pairs);
+            let members = siblings
+                .into_iter()
+                .flat_map(|mapping| string_members(arena, mapping));
+            let mut found = label_words::json_words(keys.iter().map(AsRef::as_ref), members);
             match &self.origin {
                 Origin::Fragment {
                     fragment,
@@ -295,6 +280,18 @@ fn window_words(text: &[u8], start: usize, end: usize) -> HashSet<String> {
     let stretch = lossy(text.get(low..high).unwrap_or_default());
     let (start, end) = (start.saturating_sub(low), end.saturating_sub(low));
     label_words::window_words(&stretch, start, end, 0, stretch.len())
+}
+
+/// The str members of a record, as `siblings.get(key)` reads them (a mapping holds each key once).
+pub fn string_members(arena: &Arena, mapping: NodeId) -> impl Iterator<Item = (&[u8], &[u8])> + '_ {
+    arena
+        .entries(mapping)
+        .filter_map(|(key, value)| match (arena.node(key), arena.node(value)) {
+            (Node::Str(key), Node::Str(value) | Node::StrSubclass(value)) => {
+                Some((arena.bytes(key), arena.bytes(value)))
+            }
+            _ => None,
+        })
 }
 
 fn fragment_text(corpus: &Corpus, fragment: usize) -> &[u8] {

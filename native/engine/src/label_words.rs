@@ -9,6 +9,7 @@ use std::borrow::Cow;
 use std::cell::OnceCell;
 
 use crate::fxhash::FxHashSet as HashSet;
+use crate::pytext::lossy;
 use crate::pyunicode::{chars_back, chars_forward, is_letter, is_space, letter_runs, lower, slice};
 
 /// Characters of label text read before a figure, and after it (labels mostly precede figures).
@@ -267,18 +268,23 @@ pub fn window_words(
 }
 
 /// Label words of a JSON value: its keys up to the root, and short sibling labels. `siblings` are
-/// the string members of the value's record (a JSON object: each key once), `("name", "Revenue")`.
-pub fn json_words<'k>(
+/// the string members of the value's record (a JSON object: each key once), as their evidence
+/// bytes: only a label key's value is decoded.
+pub fn json_words<'k, 's>(
     keys: impl IntoIterator<Item = &'k str>,
-    siblings: &[(&str, &str)],
+    siblings: impl IntoIterator<Item = (&'s [u8], &'s [u8])>,
 ) -> HashSet<String> {
     let mut found = HashSet::default();
     for key in keys {
         words_into(key, &mut found);
     }
     for (key, value) in siblings {
-        if LABEL_KEYS.contains(key) && value.chars().count() <= MAX_SIBLING_LABEL {
-            words_into(value, &mut found);
+        // Label keys are ASCII, so their bytes compare as the decoded key would.
+        if LABEL_KEYS.iter().any(|label| label.as_bytes() == key) {
+            let value = lossy(value);
+            if value.chars().count() <= MAX_SIBLING_LABEL {
+                words_into(&value, &mut found);
+            }
         }
     }
     found
@@ -483,7 +489,10 @@ mod tests {
             ("name", &"x".repeat(41)),
         ];
         assert_eq!(
-            json_words(["revenueByRegion"], &siblings),
+            json_words(
+                ["revenueByRegion"],
+                siblings.map(|(key, value)| (key.as_bytes(), value.as_bytes()))
+            ),
             set(&["revenue", "region", "net", "sale"])
         );
     }

@@ -10,14 +10,14 @@ use std::sync::Arc;
 use crate::budget::{BudgetSpent, WorkBudget, ATOM, CANDIDATE};
 use crate::corpus::Corpus;
 use crate::fxhash::{FxHashMap as HashMap, FxHashSet as HashSet};
-use crate::hit::{Hit, Origin};
+use crate::hit::{string_members, Hit, Origin};
 use crate::index::EvidenceIndex;
 use crate::label_words::{json_words, words};
 use crate::paths::{Key, PathId};
 use crate::pytext::lossy;
 use crate::quantity_names::names_no_quantity;
 use crate::sentences::sentence_spans;
-use crate::value::{Node, NodeId};
+use crate::value::NodeId;
 use crate::vocabulary::AtomKind;
 
 /// String keys above a family read for its label words (`$.invoices[3].total`: "invoices").
@@ -64,7 +64,6 @@ pub struct Operands {
     pub refs: Vec<Ref>,
     pub key_words: Vec<Arc<HashSet<String>>>,
     pub families: Vec<Vec<usize>>,
-    pub family_words: Vec<HashSet<String>>,
     pub by_word: HashMap<String, Vec<usize>>,
     by_container: HashMap<NodeId, Vec<usize>>,
     by_origin: HashMap<OriginKey, usize>,
@@ -112,15 +111,14 @@ impl Operands {
         let mut placed: Vec<Placed> = Vec::new();
         let count = i64::try_from(corpus.scalar_values.len()).unwrap_or(i64::MAX);
         budget.pay(CANDIDATE.saturating_mul(count))?;
+        let raw: Arc<str> = Arc::from("raw");
         for (position, row) in corpus.scalar_rows.iter().enumerate() {
             let Some(path) = row.path else { continue };
             let name = name_of(corpus, path);
-            if let Some(name) = &name {
-                if self.excluded(name) {
-                    continue;
-                }
+            if name.is_some_and(|name| self.excluded(name)) {
+                continue;
             }
-            let key = self.key_words_of(name.as_deref());
+            let key = self.key_words_of(name);
             let value = corpus.scalar_values.get(position).copied().unwrap_or(0.0);
             let currency = row
                 .currency
@@ -129,7 +127,7 @@ impl Operands {
                 value,
                 currency,
                 None,
-                Arc::from("raw"),
+                Arc::clone(&raw),
                 Ref::Scalar(position),
                 key,
             );
@@ -220,10 +218,12 @@ impl Operands {
         self.refs.push(reference);
         let operand = self.values.len() - 1;
         for word in key.iter() {
-            self.by_key_word
-                .entry(word.clone())
-                .or_default()
-                .push(operand);
+            match self.by_key_word.get_mut(word.as_str()) {
+                Some(members) => members.push(operand),
+                None => {
+                    self.by_key_word.insert(word.clone(), vec![operand]);
+                }
+            }
         }
         self.key_words.push(key);
         operand
@@ -289,10 +289,24 @@ impl Operands {
     ) -> Result<(), BudgetSpent> {
         budget.pay(CANDIDATE)?;
         let family = self.families.len();
-        let mut found = container;
+        // Each word lists the family once: families are numbered in order, so a word already
+        // listing it has it last.
+        let list =
+            |word: &str, by_word: &mut HashMap<String, Vec<usize>>| match by_word.get_mut(word) {
+                Some(families) if families.last() == Some(&family) => {}
+                Some(families) => families.push(family),
+                None => {
+                    by_word.insert(word.to_owned(), vec![family]);
+                }
+            };
+        for word in &container {
+            list(word, &mut self.by_word);
+        }
         for member in &members {
             if let Some(key) = self.key_words.get(*member) {
-                found.extend(key.iter().cloned());
+                for word in key.iter() {
+                    list(word, &mut self.by_word);
+                }
             }
         }
         let plain = members.iter().all(|m| {
@@ -303,10 +317,6 @@ impl Operands {
         });
         self.families.push(members);
         self.plain.push(plain);
-        for word in &found {
-            self.by_word.entry(word.clone()).or_default().push(family);
-        }
-        self.family_words.push(found);
         Ok(())
     }
 
@@ -418,40 +428,24 @@ impl Operands {
 }
 
 /// `_name`: the nearest string key, its own or for a list element the list's.
-fn name_of(corpus: &Corpus, path: PathId) -> Option<Vec<u8>> {
+fn name_of(corpus: &Corpus, path: PathId) -> Option<&[u8]> {
     let (parent, key) = corpus.paths.link(path)?;
     if let Key::Text(span) = key {
-        return Some(corpus.arena.bytes(span).to_vec());
+        return Some(corpus.arena.bytes(span));
     }
     let (_, parent_key) = corpus.paths.link(parent?)?;
     match parent_key {
-        Key::Text(span) => Some(corpus.arena.bytes(span).to_vec()),
+        Key::Text(span) => Some(corpus.arena.bytes(span)),
         _ => None,
     }
 }
 
 /// `json_words((), siblings)`: short labels among the record's string members.
 fn sibling_words(corpus: &Corpus, siblings: Option<NodeId>) -> HashSet<String> {
-    let arena = &corpus.arena;
-    let members: Vec<(String, String)> = siblings
-        .map(|mapping| {
-            arena
-                .entries(mapping)
-                .filter_map(|(key, value)| match (arena.node(key), arena.node(value)) {
-                    (Node::Str(key), Node::Str(value) | Node::StrSubclass(value)) => Some((
-                        lossy(arena.bytes(key)).into_owned(),
-                        lossy(arena.bytes(value)).into_owned(),
-                    )),
-                    _ => None,
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    let pairs: Vec<(&str, &str)> = members
-        .iter()
-        .map(|(key, value)| (key.as_str(), value.as_str()))
-        .collect();
-    json_words(std::iter::empty::<&str>(), &pairs)
+    let members = siblings
+        .into_iter()
+        .flat_map(|mapping| string_members(&corpus.arena, mapping));
+    json_words(std::iter::empty::<&str>(), members)
 }
 
 /// `_place`: the operand joins its container's row and, for a member of a list element, the
@@ -539,9 +533,9 @@ mod tests {
             ]
         );
         assert_eq!(operands.plain, [true, true, true, true, false, false]);
-        assert!(operands.family_words[0].contains("revenue"));
-        assert!(operands.family_words[0].contains("invoice"));
+        // Family 0's words: its container's key and its record's label.
         assert_eq!(operands.tied_families(["revenue"]), [0]);
+        assert_eq!(operands.tied_families(["invoice"]), [0, 1, 2, 3]);
         // A cited record's figure anchors its row and is an operand itself.
         let cited: Vec<Arc<Hit>> = operands.hit(0).into_iter().collect();
         assert_eq!(

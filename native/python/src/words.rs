@@ -46,11 +46,10 @@ fn window_words(
 #[pyo3(signature = (keys, siblings=None))]
 fn json_words(keys: Vec<String>, siblings: Option<Vec<(String, String)>>) -> HashSet<String> {
     let siblings = siblings.unwrap_or_default();
-    let pairs: Vec<(&str, &str)> = siblings
+    let pairs = siblings
         .iter()
-        .map(|(key, value)| (key.as_str(), value.as_str()))
-        .collect();
-    label_words::json_words(keys.iter().map(String::as_str), &pairs)
+        .map(|(key, value)| (key.as_bytes(), value.as_bytes()));
+    label_words::json_words(keys.iter().map(String::as_str), pairs)
 }
 
 type Window = (String, String);
