@@ -193,9 +193,16 @@ fn words_into(text: &str, found: &mut HashSet<String>) {
     let mut previous = ' ';
     let mut flush = |start: Option<usize>, end: usize, chars: usize| {
         if let Some(start) = start.filter(|_| chars >= 3) {
-            let word = lower(slice(text, start, end));
-            let word = singular(&word);
-            if STOPWORDS.binary_search(&word.as_ref()).is_err() {
+            // Most runs are lower-case ASCII already: those are read in place, and a word is
+            // copied only when it is new.
+            let run = slice(text, start, end);
+            let lowered = if run.bytes().all(|byte| byte.is_ascii_lowercase()) {
+                Cow::Borrowed(run)
+            } else {
+                Cow::Owned(lower(run))
+            };
+            let word = singular(&lowered);
+            if STOPWORDS.binary_search(&word.as_ref()).is_err() && !found.contains(word.as_ref()) {
                 found.insert(word.into_owned());
             }
         }

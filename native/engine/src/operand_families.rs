@@ -30,22 +30,23 @@ pub enum Ref {
     Text(Arc<Hit>),
 }
 
-/// A column's key, compared as Python compares `str | int | _Somewhere` keys.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-enum ColumnKey {
+/// A column's key, compared as Python compares `str | int | _Somewhere` keys (a text key by its
+/// bytes in the evidence arena).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum ColumnKey<'a> {
     Index(u32),
-    Text(Vec<u8>),
+    Text(&'a [u8]),
     Somewhere,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-enum Structural {
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Structural<'a> {
     Row(usize, Option<PathId>),
-    Column(usize, Option<PathId>, ColumnKey),
+    Column(usize, Option<PathId>, ColumnKey<'a>),
 }
 
 /// A structural family in first-seen order: its key, members, container path and siblings.
-type Placed = (Structural, Vec<usize>, Option<PathId>, Option<NodeId>);
+type Placed<'a> = (Structural<'a>, Vec<usize>, Option<PathId>, Option<NodeId>);
 
 /// What `by_origin` is keyed by: Python's `id(path)` of a raw scalar, `id(hit)` of a text atom.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -450,10 +451,10 @@ fn sibling_words(corpus: &Corpus, siblings: Option<NodeId>) -> HashSet<String> {
 
 /// `_place`: the operand joins its container's row and, for a member of a list element, the
 /// column of its key across that list.
-fn place(
-    corpus: &Corpus,
-    structural: &mut HashMap<Structural, usize>,
-    placed: &mut Vec<Placed>,
+fn place<'a>(
+    corpus: &'a Corpus,
+    structural: &mut HashMap<Structural<'a>, usize>,
+    placed: &mut Vec<Placed<'a>>,
     source: usize,
     path: PathId,
     siblings: Option<NodeId>,
@@ -462,26 +463,25 @@ fn place(
     let Some((parent, key)) = corpus.paths.link(path) else {
         return;
     };
-    let mut join =
-        |family: Structural, container: Option<PathId>, siblings: Option<NodeId>| match structural
-            .get(&family)
-        {
+    let mut join = |family: Structural<'a>, container: Option<PathId>, siblings: Option<NodeId>| {
+        match structural.get(&family) {
             Some(slot) => {
                 if let Some((_, members, _, _)) = placed.get_mut(*slot) {
                     members.push(operand);
                 }
             }
             None => {
-                structural.insert(family.clone(), placed.len());
+                structural.insert(family, placed.len());
                 placed.push((family, vec![operand], container, siblings));
             }
-        };
+        }
+    };
     join(Structural::Row(source, parent), parent, siblings);
     if let Some(parent) = parent {
         if let Some((grandparent, Key::Index(_))) = corpus.paths.link(parent) {
             let column = match key {
                 Key::Index(position) => ColumnKey::Index(position),
-                Key::Text(span) => ColumnKey::Text(corpus.arena.bytes(span).to_vec()),
+                Key::Text(span) => ColumnKey::Text(corpus.arena.bytes(span)),
                 Key::Somewhere => ColumnKey::Somewhere,
             };
             join(
