@@ -19,7 +19,6 @@
 //! (`Operations` is a `BTreeSet`: sum, difference, pct_change, ratio, average, product). The
 //! former Python engine followed `PYTHONHASHSEED` there (decisions.md, 2026-12-02).
 
-use std::collections::hash_map::Entry;
 use std::sync::Arc;
 
 use crate::atoms::{Atom, Quantity};
@@ -204,14 +203,18 @@ fn sorted_by_value(members: &[usize], values: &[f64]) -> Vec<usize> {
     run
 }
 
-/// What `_views` is keyed by: (family, kind, currency, unit); a plain family's kind is None
-/// (Python's `""`: one view for every target).
-type ViewKey = (
-    usize,
-    Option<AtomKind>,
-    Option<&'static str>,
-    Option<&'static str>,
-);
+/// A family's view, made on first use: `None` until then, `Some(None)` when too few of its
+/// members are usable.
+type ViewSlot = Option<Option<View>>;
+
+/// What a family's view depends on besides the family (`_views`' key without it): a plain
+/// family's is one view for every target (Python's `""` kind), any other's the target's kind,
+/// currency and unit. Slots are indexed by family, so a lookup is no hash of the whole key.
+#[derive(Debug, Default)]
+struct Views {
+    plain: Vec<ViewSlot>,
+    by_target: HashMap<(AtomKind, Option<&'static str>, Option<&'static str>), Vec<ViewSlot>>,
+}
 
 /// The answer figure as the family search sees it: value, reach, written precision and scale.
 #[derive(Debug)]
@@ -310,7 +313,7 @@ pub struct Deriver {
     /// Evidence supporting answer atoms, and where those atoms start, in answer order.
     cited: Vec<Arc<Hit>>,
     cited_starts: Vec<usize>,
-    views: HashMap<ViewKey, Option<View>>,
+    views: Views,
 }
 
 impl Deriver {
@@ -324,7 +327,7 @@ impl Deriver {
             operands: None,
             cited: Vec::new(),
             cited_starts: Vec::new(),
-            views: HashMap::default(),
+            views: Views::default(),
         }
     }
 
@@ -412,6 +415,13 @@ impl Deriver {
         let families = &operands.families;
         budget.pay(units(PROBE, families.len()))?; // the last tier lists every family
         let target = Target::new(atom, written, quantity, around, operations);
+        let Views { plain, by_target } = views;
+        let targeted = by_target
+            .entry((target.kind, target.currency, target.unit))
+            .or_default();
+        for slots in [&mut *plain, &mut *targeted] {
+            slots.resize_with(families.len(), || None);
+        }
         let answer_words = around.words();
         let (rows, cited_members) = operands.anchored(index.corpus(), cited_in);
         let tied = operands.tied_families(answer_words.iter().map(String::as_str));
@@ -495,7 +505,7 @@ impl Deriver {
                 let mut best = Best::default();
                 for family in &searched {
                     search(
-                        views,
+                        (plain, targeted),
                         operands,
                         members_of(*family),
                         &target,
@@ -727,7 +737,7 @@ fn make_view(
 
 /// `_search`: offers `best` the family's sum and average (`whole`) or its pairs' results.
 fn search(
-    views: &mut HashMap<ViewKey, Option<View>>,
+    (plain_views, views): (&mut [ViewSlot], &mut [ViewSlot]),
     operands: &Operands,
     (number, members): (Option<usize>, &[usize]),
     target: &Target,
@@ -739,18 +749,14 @@ fn search(
     let mut local: Option<View>;
     let view = match number {
         Some(f) => {
-            let key: ViewKey = if plain {
-                (f, None, None, None)
-            } else {
-                (f, Some(target.kind), target.currency, target.unit)
-            };
-            let view = match views.entry(key) {
-                Entry::Occupied(known) => known.into_mut(),
-                Entry::Vacant(slot) => {
-                    slot.insert(make_view(operands, members, plain, target, budget)?)
-                }
-            };
-            view.as_mut()
+            let slots = if plain { plain_views } else { views };
+            let slot = slots
+                .get_mut(f)
+                .ok_or(Stop::Failed("family out of range"))?;
+            if slot.is_none() {
+                *slot = Some(make_view(operands, members, plain, target, budget)?);
+            }
+            slot.as_mut().and_then(Option::as_mut)
         }
         None => {
             local = make_view(operands, members, plain, target, budget)?;
