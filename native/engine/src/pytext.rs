@@ -6,7 +6,6 @@
 //! surrogate as U+FFFD (also 3 bytes: byte and code-point offsets stay the same).
 
 use std::borrow::Cow;
-use std::sync::OnceLock;
 
 /// The code point at byte `at` and its encoded length; `None` at the end. Malformed bytes (not
 /// produced by the binding or the parser) read as one U+FFFD each rather than panicking.
@@ -215,58 +214,16 @@ pub fn may_hold_atom(text: &[u8]) -> bool {
     })
 }
 
-/// Python's `\d` in a `str` pattern: Unicode category Nd as of the former Python engine's Unicode version.
+/// Python's `\d` in a `str` pattern: Unicode category Nd as of the former Python engine's Unicode
+/// version (`extract::chars`' table, from Python 3.11). A surrogate is none.
 pub fn is_decimal(code: u32) -> bool {
-    if code < 0x80 {
-        return (0x30..=0x39).contains(&code);
-    }
-    let ranges = decimal_ranges();
-    let index = ranges.partition_point(|(_, last)| *last < code);
-    ranges.get(index).is_some_and(|(first, _)| *first <= code)
+    decimal_value(code).is_some()
 }
 
-/// The digit value of a Python `\d` code point (what `float()` reads it as). Unicode encodes
-/// every decimal digit in runs of ten, zero first.
+/// The digit value of a Python `\d` code point (what `float()` reads it as).
 pub fn decimal_value(code: u32) -> Option<u8> {
-    if !is_decimal(code) {
-        return None;
-    }
-    let ranges = decimal_ranges();
-    let index = ranges.partition_point(|(_, last)| *last < code);
-    let (first, _) = ranges.get(index)?;
-    u8::try_from((code - first) % 10).ok()
-}
-
-/// Python 3.11's `unicodedata` is Unicode 14.0; these decimal runs came later (15.0, 16.0) and are
-/// not `\d` to the former Python engine.
-const NEWER_DECIMAL_RUNS: &[u32] = &[
-    0x10D40, 0x116D0, 0x116DA, 0x11BF0, 0x11F50, 0x16130, 0x16D70, 0x1CCF0, 0x1E4F0, 0x1E5F1,
-];
-
-fn decimal_ranges() -> &'static [(u32, u32)] {
-    static RANGES: OnceLock<Vec<(u32, u32)>> = OnceLock::new();
-    RANGES.get_or_init(|| {
-        use regex_syntax::hir::{Class, HirKind};
-        let Ok(hir) = regex_syntax::parse(r"\d") else {
-            return Vec::new();
-        };
-        let HirKind::Class(Class::Unicode(class)) = hir.kind() else {
-            return Vec::new();
-        };
-        // Split into runs of ten so a newer run can be dropped and a value is (code - first) % 10.
-        let mut runs = Vec::new();
-        for range in class.ranges() {
-            let (mut first, last) = (u32::from(range.start()), u32::from(range.end()));
-            while first <= last {
-                let end = last.min(first + 9);
-                if !NEWER_DECIMAL_RUNS.contains(&first) {
-                    runs.push((first, end));
-                }
-                first = end + 1;
-            }
-        }
-        runs
-    })
+    let digit = char::from_u32(code).and_then(crate::extract::chars::decimal_value)?;
+    u8::try_from(digit).ok()
 }
 
 #[cfg(test)]
