@@ -14,6 +14,7 @@ from typing import Any
 SCALAR_BYTES = 8
 DIGEST_BYTES = 16
 _CONTAINERS = frozenset({dict, list, tuple})
+_SCALARS = frozenset({int, float, bool, type(None)})
 
 
 def estimate_bytes(value: Any) -> int:
@@ -24,14 +25,18 @@ def estimate_bytes(value: Any) -> int:
     while stack:
         item = stack.pop()
         kind = type(item)  # exact types first: an ABC ``isinstance`` costs several times more
-        if kind is str or kind is bytes or (kind not in _CONTAINERS and isinstance(item, str | bytes)):
+        if kind is str or kind is bytes:
+            total += len(item)
+        elif kind in _SCALARS:  # before the ABC test below, which a scalar would only fail
+            total += SCALAR_BYTES
+        elif kind not in _CONTAINERS and isinstance(item, str | bytes):
             total += len(item)
         elif kind in _CONTAINERS or isinstance(item, Mapping | list | tuple):
             if id(item) in seen:
                 continue
             seen.add(id(item))
             total += SCALAR_BYTES
-            if isinstance(item, Mapping):
+            if kind is dict or (kind not in _CONTAINERS and isinstance(item, Mapping)):
                 stack.extend(item.keys())
                 stack.extend(item.values())
             else:

@@ -72,7 +72,7 @@ class ScoredTrace:
         return spans
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: a frozen dataclass's __init__ costs several times more
 class _Step:
     timestamp_ns: int
     phase: int  # 0 agent start, 1 log event, 2 span end: the order at equal timestamps

@@ -92,7 +92,7 @@ def trace_request(spans: Iterable[HeldSpan]) -> ExportTraceServiceRequest:
             scope_spans = resource_spans.scope_spans.add(schema_url=held.origin.scope_schema_url)
             scope_spans.scope.CopyFrom(held.origin.scope)
             scopes[key] = scope_spans
-        scope_spans.spans.append(held.span)
+        scope_spans.spans.add().CopyFrom(held.span)  # a third of ``append``'s cost in upb
     return request
 
 
@@ -110,5 +110,5 @@ def logs_request(records: Iterable[tuple[Origin, LogRecord]]) -> ExportLogsServi
             scope_logs = resource_logs.scope_logs.add()
             scope_logs.scope.name = names.INSTRUMENTATION_SCOPE
             scopes[key] = scope_logs
-        scope_logs.log_records.append(record)
+        scope_logs.log_records.add().CopyFrom(record)
     return request

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import logging
 import signal
 import threading
@@ -22,6 +23,9 @@ def run_gateway(settings: GatewaySettings, environ: Mapping[str, str]) -> int:
     """
     configure_logging(settings.log_level)
     gateway = Gateway(settings, environ)
+    # What exists now (modules, the assembled gateway) lives as long as the process: kept out of
+    # the collector's full passes, which otherwise walk it again and again while traffic flows.
+    gc.freeze()
     stop = threading.Event()
 
     def on_signal(number: int, _frame: FrameType | None) -> None:

@@ -96,6 +96,8 @@ class Scorer:
         records: list[tuple[Origin, LogRecord]] = []
         parts: list[Part] = []
         size = 0
+        # Resource attributes as read, by origin: the traces of one request share theirs.
+        resources: dict[int, dict[str, Any]] = {}
         for trace in traces:
             # Requests stay under the batch size, so the next tier's request limit is met; a larger
             # trace goes alone. The held size is above a span's serialized size, but scoring adds
@@ -105,7 +107,7 @@ class Scorer:
                 self._queue_output(spans, records, parts)
                 spans, records, parts, size = [], [], [], 0
             if time.monotonic() < score_until:
-                records.extend(self._score(trace))
+                records.extend(self._score(trace, resources))
             else:
                 self._metrics.unscored(len(trace.spans), "shutdown_deadline")
             spans.extend(trace.spans)
@@ -113,12 +115,13 @@ class Scorer:
             size += trace.size
         self._queue_output(spans, records, parts)
 
-    def _score(self, trace: HeldTrace) -> list[tuple[Origin, LogRecord]]:
+    def _score(
+        self, trace: HeldTrace, resources: dict[int, dict[str, Any]]
+    ) -> list[tuple[Origin, LogRecord]]:
         if not trace.spans:
             return []  # content records whose spans went elsewhere: nothing to score them onto
         try:
             reader = ValueReader()
-            resources: dict[int, dict[str, Any]] = {}
             records = []
             for held in trace.spans:
                 origin = held.origin

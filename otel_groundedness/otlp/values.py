@@ -36,6 +36,22 @@ class ValueReader:
     def value(self, value: AnyValue, depth: int = 0) -> Any:
         """The Python value of an ``AnyValue``: str, bool, int, float, bytes, tuple, dict or None."""
         which = value.WhichOneof("value")
+        if which == "string_value":  # most values: one comparison, no getattr by name
+            return value.string_value
+        return self._other(value, which, depth)
+
+    def attributes(self, items: Iterable[KeyValue], depth: int = 0) -> dict[str, Any]:
+        """A dict from repeated ``KeyValue`` (a later duplicate key wins, as in the SDK)."""
+        result: dict[str, Any] = {}
+        for item in items:  # ``value`` inlined for strings: the gateway reads every attribute here
+            value = item.value
+            which = value.WhichOneof("value")
+            result[item.key] = (
+                value.string_value if which == "string_value" else self._other(value, which, depth)
+            )
+        return result
+
+    def _other(self, value: AnyValue, which: str | None, depth: int) -> Any:
         if which in _SCALAR_FIELDS:
             return getattr(value, which)
         if which is None:
@@ -44,12 +60,8 @@ class ValueReader:
             self.cut += 1
             return CUT_VALUE
         if which == "array_value":
-            return tuple(self.value(item, depth + 1) for item in value.array_value.values)
+            return tuple([self.value(item, depth + 1) for item in value.array_value.values])
         return self.attributes(value.kvlist_value.values, depth + 1)
-
-    def attributes(self, items: Iterable[KeyValue], depth: int = 0) -> dict[str, Any]:
-        """A dict from repeated ``KeyValue`` (a later duplicate key wins, as in the SDK)."""
-        return {item.key: self.value(item.value, depth) for item in items}
 
 
 def set_any_value(target: AnyValue, value: Any) -> None:

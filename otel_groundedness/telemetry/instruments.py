@@ -42,8 +42,15 @@ _BUCKETS: Mapping[str, tuple[float, ...]] = {
 _UNSCORED_LABELS = frozenset({"no_evidence", "no_factual_content"})
 
 
-def _select(spec: names.MetricSpec, values: Mapping[str, Any]) -> dict[str, Any]:
-    return {key: capped(values[key]) for key in spec.attributes if values.get(key) is not None}
+_ATOM_KIND, _ATOM_VERDICT = names.ATTR_ATOM_KIND, names.ATTR_ATOM_VERDICT
+# The atoms counter's labels that come from the turn: selected once for every kind and verdict.
+_ATOM_TURN_KEYS = tuple(
+    key for key in names.METRIC_ATOMS.attributes if key not in (_ATOM_KIND, _ATOM_VERDICT)
+)
+
+
+def _select(keys: tuple[str, ...], values: Mapping[str, Any]) -> dict[str, Any]:
+    return {key: capped(values[key]) for key in keys if values.get(key) is not None}
 
 
 def capped(value: Any) -> Any:
@@ -114,24 +121,28 @@ class GroundednessInstruments:
             names.ATTR_EVALUATION_SCORE_LABEL: report.label,
             names.ATTR_METRIC_EVALUATOR_VERSION: self._evaluator.version,
         }
-        self._counters[names.METRIC_TURNS.name].add(1, _select(names.METRIC_TURNS, turn), measured_in)
+        self._counters[names.METRIC_TURNS.name].add(
+            1, _select(names.METRIC_TURNS.attributes, turn), measured_in
+        )
         if report.score is not None and report.label not in _UNSCORED_LABELS:
             score = self._histograms[names.METRIC_SCORE.name]
-            score.record(report.score, _select(names.METRIC_SCORE, turn), measured_in)
+            score.record(report.score, _select(names.METRIC_SCORE.attributes, turn), measured_in)
         atoms = self._counters[names.METRIC_ATOMS.name]
-        # One add per (kind, verdict), not per atom.
+        # One add per (kind, verdict), not per atom; the turn's labels selected once for all of them.
         tally = collections.Counter(
             (verdict.kind, verdict.verdict)
             for verdict in (*report.supported, *report.contradicted, *report.unsupported)
         )
-        for (kind, verdict), count in tally.items():
-            values = {**turn, names.ATTR_ATOM_KIND: kind, names.ATTR_ATOM_VERDICT: verdict}
-            atoms.add(count, _select(names.METRIC_ATOMS, values), measured_in)
+        if tally:
+            atom_labels = _select(_ATOM_TURN_KEYS, turn)
+            for (kind, verdict), count in tally.items():
+                values = {**atom_labels, _ATOM_KIND: capped(kind), _ATOM_VERDICT: capped(verdict)}
+                atoms.add(count, values, measured_in)
         if report.budget_exceeded:
             budget = names.METRIC_BUDGET_EXCEEDED
-            self._counters[budget.name].add(1, _select(budget, turn), measured_in)
+            self._counters[budget.name].add(1, _select(budget.attributes, turn), measured_in)
         duration = self._histograms[names.METRIC_DURATION.name]
-        duration.record(duration_s, _select(names.METRIC_DURATION, turn), measured_in)
+        duration.record(duration_s, _select(names.METRIC_DURATION.attributes, turn), measured_in)
 
     def record_skip(self, reason: str) -> None:
         self._counters[names.METRIC_SKIPPED.name].add(1, {names.ATTR_SKIP_REASON: reason})
