@@ -83,16 +83,17 @@ fn currency_group(reversed: &[char], i: usize) -> Option<(usize, &'static str)> 
     let spaced = at(i).is_some_and(|c| SPACES.contains(&c)).then_some(i + 1);
     for j in spaced.into_iter().chain([i]) {
         if let Some(symbol) = at(j).and_then(|c| currency_symbol(c).map(|code| (c, code))) {
-            let mut prefixes: Vec<(&str, &str)> = DOLLAR_PREFIXES
-                .iter()
-                .filter(|(prefix, _)| written_backwards(reversed, j + 1, prefix))
-                .copied()
-                .collect();
-            prefixes.sort_by_key(|(prefix, _)| std::cmp::Reverse(prefix.len()));
-            for (prefix, dollar) in prefixes {
-                let end = j + 1 + prefix.len();
-                if free(end) {
-                    return Some((end, if symbol.0 == '$' { dollar } else { symbol.1 }));
+            // The prefixes written there, longest first (in list order among equals).
+            let longest = DOLLAR_PREFIXES.iter().map(|(prefix, _)| prefix.len()).max();
+            for length in (1..=longest.unwrap_or(0)).rev() {
+                let written = DOLLAR_PREFIXES.iter().filter(|(prefix, _)| {
+                    prefix.len() == length && written_backwards(reversed, j + 1, prefix)
+                });
+                for (prefix, dollar) in written {
+                    let end = j + 1 + prefix.len();
+                    if free(end) {
+                        return Some((end, if symbol.0 == '$' { dollar } else { symbol.1 }));
+                    }
                 }
             }
             if free(j + 1) {
@@ -113,6 +114,6 @@ fn currency_group(reversed: &[char], i: usize) -> Option<(usize, &'static str)> 
 
 /// Whether `word` stands in the text ending where `reversed[from..]` starts (read leftwards).
 fn written_backwards(reversed: &[char], from: usize, word: &str) -> bool {
-    let mut chars = reversed.iter().skip(from);
+    let mut chars = reversed.get(from..).unwrap_or_default().iter();
     word.chars().rev().all(|c| chars.next() == Some(&c))
 }
