@@ -3,78 +3,13 @@
 
 use crate::vocabulary::AtomKind;
 
-/// Significant digits as written: short ones (every figure extraction reads) are kept inline, so
-/// number-dense evidence costs no allocation per figure.
-#[derive(Clone)]
-pub enum Digits {
-    Inline(u8, [u8; INLINE_DIGITS]),
-    Heap(Box<str>),
-}
-
-const INLINE_DIGITS: usize = 22;
-
-impl Digits {
-    pub fn as_str(&self) -> &str {
-        match self {
-            Digits::Inline(length, bytes) => bytes
-                .get(..usize::from(*length))
-                .and_then(|written| std::str::from_utf8(written).ok())
-                .unwrap_or_default(),
-            Digits::Heap(text) => text,
-        }
-    }
-}
-
-impl Digits {
-    /// `head` then `tail`.
-    pub fn joined(head: &str, tail: &str) -> Digits {
-        let length = head.len() + tail.len();
-        let mut bytes = [0; INLINE_DIGITS];
-        match u8::try_from(length) {
-            Ok(inline) if length <= INLINE_DIGITS => {
-                for (slot, byte) in bytes.iter_mut().zip(head.bytes().chain(tail.bytes())) {
-                    *slot = byte;
-                }
-                Digits::Inline(inline, bytes)
-            }
-            _ => Digits::Heap(format!("{head}{tail}").into()),
-        }
-    }
-}
-
-impl From<&str> for Digits {
-    fn from(text: &str) -> Self {
-        Digits::joined(text, "")
-    }
-}
-
-impl std::ops::Deref for Digits {
-    type Target = str;
-
-    fn deref(&self) -> &str {
-        self.as_str()
-    }
-}
-
-impl PartialEq for Digits {
-    fn eq(&self, other: &Self) -> bool {
-        self.as_str() == other.as_str()
-    }
-}
-
-impl std::fmt::Debug for Digits {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        self.as_str().fmt(f)
-    }
-}
-
 /// Value of a money, percent or number atom: `value` in base units, `tolerance` the absolute
 /// amount the stated figure may be off by, `digits` its significant digits as written.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Quantity {
     pub value: f64,
     pub tolerance: f64,
-    pub digits: Digits,
+    pub digits: String,
     pub currency: Option<&'static str>,
     pub unit: Option<&'static str>,
     pub hedged: bool,

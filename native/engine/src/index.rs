@@ -5,7 +5,7 @@
 
 use std::sync::{Arc, OnceLock};
 
-use crate::atoms::{Atom, AtomValue, CalendarDate, Quantity};
+use crate::atoms::{Atom, AtomValue, Quantity};
 use crate::budget::{BudgetSpent, WorkBudget, PROBE};
 use crate::corpus::{Corpus, Literal, ScalarRow};
 use crate::date_index::{DateEntry, DateIndex, RawYear, Reading};
@@ -81,17 +81,12 @@ enum Entry {
     Scalar(usize),
 }
 
-/// A money, percent or number atom where it stands in one fragment: a position of the
-/// extracted atoms, and its offsets in the fragment (bytes, then code points). Its hit is made
-/// when a lookup first returns it and kept, so its label words are read once however often it is
-/// found.
+/// A money, percent or number atom of one fragment. Its hit is made when a lookup first returns
+/// it and kept, so its label words are read once however often it is found.
 #[derive(Debug)]
 struct Figure {
-    atom: usize,
-    fragment: usize,
-    start: usize,
-    end: usize,
-    chars: (usize, usize),
+    origin: Origin,
+    quantity: Quantity,
     hit: OnceLock<Arc<Hit>>,
 }
 
@@ -99,61 +94,31 @@ struct Figure {
 #[derive(Debug)]
 struct Figures {
     kind: Arc<str>,
-    /// The evidence's extracted atoms, kept as extraction made them (its figures are read in
-    /// place; the other kinds' values were moved out).
-    extracted: Arc<Vec<Atom>>,
     atoms: Vec<Figure>,
 }
 
 impl Figures {
-    fn of(kind: AtomKind, atoms: Vec<Figure>, extracted: Arc<Vec<Atom>>) -> Self {
+    fn of(kind: AtomKind) -> Self {
         Figures {
             kind: Arc::from(kind.as_str()),
-            extracted,
-            atoms,
+            atoms: Vec::new(),
         }
     }
 
-    fn quantity(&self, figure: &Figure) -> Option<&Quantity> {
-        match &self.extracted.get(figure.atom)?.value {
-            AtomValue::Quantity(quantity) => Some(quantity),
-            _ => None,
-        }
-    }
-
-    /// Each figure with its quantity.
-    fn quantities(&self) -> impl Iterator<Item = (&Figure, &Quantity)> {
-        self.atoms
-            .iter()
-            .filter_map(|figure| Some((figure, self.quantity(figure)?)))
-    }
-
-    fn hit_of<'a>(&'a self, figure: &'a Figure) -> Option<&'a Arc<Hit>> {
-        let quantity = self.quantity(figure)?;
-        Some(figure.hit.get_or_init(|| {
+    fn hit_of<'a>(&self, figure: &'a Figure) -> &'a Arc<Hit> {
+        figure.hit.get_or_init(|| {
             Hit::new(
                 Arc::clone(&self.kind),
-                figure.origin(),
-                Some(Arc::new(AtomValue::Quantity(quantity.clone()))),
-                quantity.value,
-                quantity.tolerance,
+                figure.origin.clone(),
+                Some(Arc::new(AtomValue::Quantity(figure.quantity.clone()))),
+                figure.quantity.value,
+                figure.quantity.tolerance,
             )
-        }))
+        })
     }
 
     fn hit(&self, position: usize) -> Option<Arc<Hit>> {
-        self.hit_of(self.atoms.get(position)?).cloned()
-    }
-}
-
-impl Figure {
-    fn origin(&self) -> Origin {
-        Origin::Fragment {
-            fragment: self.fragment,
-            start: self.start,
-            end: self.end,
-            chars: self.chars,
-        }
+        Some(Arc::clone(self.hit_of(self.atoms.get(position)?)))
     }
 }
 
@@ -163,12 +128,9 @@ pub struct FigureHits<'a>(Option<&'a Figures>);
 impl<'a> FigureHits<'a> {
     pub fn iter(&self) -> impl Iterator<Item = &'a Arc<Hit>> + 'a {
         let figures = self.0;
-        figures.into_iter().flat_map(|figures| {
-            figures
-                .atoms
-                .iter()
-                .filter_map(|figure| figures.hit_of(figure))
-        })
+        figures
+            .into_iter()
+            .flat_map(|figures| figures.atoms.iter().map(|figure| figures.hit_of(figure)))
     }
 }
 
@@ -194,7 +156,7 @@ impl Group {
 
     /// The values in ascending order.
     pub fn values(&self) -> &[f64] {
-        &self.sorted.values
+        self.sorted.values()
     }
 
     /// The hit at sorted position `position` (Python's `_hit`, whose charge the queries make).
@@ -207,7 +169,7 @@ impl Group {
                 Arc::clone(&self.name),
                 Origin::Scalar(*scalar),
                 None,
-                *self.sorted.values.get(position)?,
+                *self.sorted.values().get(position)?,
                 0.0,
             ),
         })
@@ -322,8 +284,7 @@ impl EvidenceIndex {
     ) -> Self {
         let mut index = EvidenceIndex {
             corpus,
-            figures: NUMERIC_KINDS
-                .map(|kind| Arc::new(Figures::of(kind, Vec::new(), Arc::default()))),
+            figures: NUMERIC_KINDS.map(|kind| Arc::new(Figures::of(kind))),
             date_atoms: Vec::new(),
             identifier_hits: Vec::new(),
             time_hits: Vec::new(),
@@ -387,19 +348,14 @@ impl EvidenceIndex {
         }
         // A lone surrogate reads as U+FFFD, the same bytes long: offsets stay those of the text.
         let joined = lossy(&joined);
-        let mut atoms = extract(&joined);
+        let atoms = extract(&joined);
         // Atoms come sorted and apart: their offsets in code points cost one pass in all.
         let mut offsets = CharOffsets::new(&joined);
         let times_needed = needs.kinds.contains(&AtomKind::Time);
-        // Sized up front: number-dense evidence is never copied to grow.
-        let mut figures = NUMERIC_KINDS.map(|kind| {
-            let wanted = needs.kinds.contains(&kind);
-            let count = atoms.iter().filter(|atom| wanted && atom.kind == kind);
-            (kind, Vec::with_capacity(count.count()))
-        });
+        let mut figures = NUMERIC_KINDS.map(Figures::of);
         let time: Arc<str> = Arc::from(AtomKind::Time.as_str());
         let identifier: Arc<str> = Arc::from(AtomKind::Identifier.as_str());
-        for (position, atom) in atoms.iter_mut().enumerate() {
+        for atom in atoms {
             // An ISO timestamp is a date atom; its clock is a time of the evidence too.
             let iso_clock = match &atom.value {
                 AtomValue::Date(_) if times_needed => joined
@@ -453,27 +409,28 @@ impl EvidenceIndex {
                     continue;
                 }
             }
-            if let AtomValue::Quantity(_) = atom.value {
-                // Read in place later: only where it stands is kept here.
-                if let Some((_, kind_figures)) =
-                    numeric_slot(kind).and_then(|slot| figures.get_mut(slot))
-                {
-                    kind_figures.extend(fragments.iter().map(|fragment| Figure {
-                        atom: position,
-                        fragment: *fragment,
-                        start,
-                        end,
-                        chars,
-                        hit: OnceLock::new(),
-                    }));
+            match atom.value {
+                AtomValue::Quantity(quantity) => {
+                    let Some(kind_figures) =
+                        numeric_slot(kind).and_then(|slot| figures.get_mut(slot))
+                    else {
+                        continue;
+                    };
+                    if let Some((last, others)) = fragments.split_last() {
+                        kind_figures
+                            .atoms
+                            .extend(others.iter().map(|fragment| Figure {
+                                origin: origin(*fragment),
+                                quantity: quantity.clone(),
+                                hit: OnceLock::new(),
+                            }));
+                        kind_figures.atoms.push(Figure {
+                            origin: origin(*last),
+                            quantity,
+                            hit: OnceLock::new(),
+                        });
+                    }
                 }
-                continue;
-            }
-            // Moved out: the extracted atoms are kept for their figures only.
-            let placeholder = AtomValue::Date(CalendarDate {
-                readings: Vec::new(),
-            });
-            match std::mem::replace(&mut atom.value, placeholder) {
                 AtomValue::Date(date) => {
                     let value = Arc::new(AtomValue::Date(date));
                     self.date_atoms.extend(
@@ -492,12 +449,9 @@ impl EvidenceIndex {
                     self.time_hits
                         .extend(hits_at(&time, &Arc::new(value), fragments, origin))
                 }
-                AtomValue::Quantity(_) => {}
             }
         }
-        let extracted = Arc::new(atoms);
-        self.figures =
-            figures.map(|(kind, atoms)| Arc::new(Figures::of(kind, atoms, Arc::clone(&extracted))));
+        self.figures = figures.map(Arc::new);
     }
 
     /// The hits of the evidence atoms of `kind` (`money`, `percent`, `number`) in extraction
@@ -578,13 +532,9 @@ impl EvidenceIndex {
                 None => {
                     let kind = AtomKind::parse(name).ok_or(GroupError::Unknown)?;
                     let figures = self.figures(kind).ok_or(GroupError::Unknown)?;
-                    let (read, entries): (Vec<f64>, Vec<Entry>) =
-                        (figures.atoms.iter().enumerate())
-                            .filter_map(|(at, figure)| {
-                                Some((figures.quantity(figure)?.value, Entry::Figure(at)))
-                            })
-                            .unzip();
-                    let mut group = Group::new(name, &read, entries);
+                    let read: Vec<f64> = figures.atoms.iter().map(|f| f.quantity.value).collect();
+                    let mut group =
+                        Group::new(name, &read, (0..read.len()).map(Entry::Figure).collect());
                     group.figures = Some(Arc::clone(figures));
                     group
                 }
@@ -745,9 +695,11 @@ impl EvidenceIndex {
             .get(&units::dimension(target))
             .cloned()
             .unwrap_or_default();
-        let numbers = self.figures(AtomKind::Number);
-        let count = numbers.map_or(0, |figures| figures.atoms.len());
-        budget.pay(PROBE * (rows.len() + count) as i64)?;
+        let numbers = self
+            .figures(AtomKind::Number)
+            .map(|figures| figures.atoms.as_slice())
+            .unwrap_or_default();
+        budget.pay(PROBE * (rows.len() + numbers.len()) as i64)?;
         let values = &self.corpus.scalar_values;
         let mut converted = Vec::new();
         let mut entries = Vec::new();
@@ -761,9 +713,9 @@ impl EvidenceIndex {
             }
         }
         let group_name: Arc<str> = Arc::from(name);
-        for (figure, quantity) in numbers.into_iter().flat_map(|figures| figures.quantities()) {
-            let (number, tolerance) = (quantity.value, quantity.tolerance);
-            let Some(unit) = quantity.unit else {
+        for figure in numbers {
+            let (number, tolerance) = (figure.quantity.value, figure.quantity.tolerance);
+            let Some(unit) = figure.quantity.unit else {
                 continue;
             };
             for reading in units::in_unit(number, unit, target) {
@@ -771,7 +723,7 @@ impl EvidenceIndex {
                 converted.push(reading);
                 entries.push(Entry::Hit(Hit::new(
                     Arc::clone(&group_name),
-                    figure.origin(),
+                    figure.origin.clone(),
                     None,
                     reading,
                     tolerance * scale,

@@ -143,7 +143,7 @@ fn stated_before(
     let quantity = Quantity {
         value,
         tolerance,
-        digits: significant.as_str().into(),
+        digits: significant,
         currency: None,
         unit: points.then_some("pp"),
         hedged: false,

@@ -3,7 +3,7 @@
 
 use std::sync::OnceLock;
 
-use crate::atoms::{Digits, Quantity};
+use crate::atoms::Quantity;
 
 const HEDGE_RELATIVE_TOLERANCE: f64 = 0.025;
 const SHORT_OF_UNIT: f64 = 2e-9;
@@ -81,14 +81,12 @@ pub fn quantity(
     let digits;
     if !frac_digits.is_empty() {
         tolerance = half_unit(exponent - frac_len);
-        // `significant` starts with a non-zero digit when it is not empty.
-        let stripped = frac_digits.trim_start_matches('0');
-        digits = if !significant.is_empty() {
-            Digits::joined(significant, frac_digits)
-        } else if stripped.is_empty() {
-            Digits::from("0")
+        let joined = format!("{significant}{frac_digits}");
+        let stripped = joined.trim_start_matches('0');
+        digits = if stripped.is_empty() {
+            "0".to_owned()
         } else {
-            Digits::from(stripped)
+            stripped.to_owned()
         };
     } else {
         let stated = significant.len();
@@ -108,7 +106,7 @@ pub fn quantity(
             tolerance = half_unit(exponent + stated as i64 - kept as i64);
             kept_digits = significant.get(..kept).unwrap_or(significant);
         }
-        digits = Digits::from(kept_digits);
+        digits = kept_digits.to_owned();
     }
     if hedged {
         let last_digit = 2.0 * half_unit(exponent - frac_len + trailing_zeros as i64);
