@@ -85,9 +85,49 @@ enum Entry {
 /// it and kept, so its label words are read once however often it is found.
 #[derive(Debug)]
 struct Figure {
-    origin: Origin,
+    place: Place,
     quantity: Quantity,
     hit: OnceLock<Arc<Hit>>,
+}
+
+/// `Origin::Fragment`'s fields in 32 bits: number-dense evidence holds one per figure. Evidence
+/// is read in far less than 4 GiB; a figure placed past that is not indexed.
+#[derive(Debug, Clone, Copy)]
+struct Place {
+    fragment: u32,
+    start: u32,
+    end: u32,
+    chars: (u32, u32),
+}
+
+impl Place {
+    fn of(origin: Origin) -> Option<Place> {
+        let Origin::Fragment {
+            fragment,
+            start,
+            end,
+            chars,
+        } = origin
+        else {
+            return None;
+        };
+        let narrow = |at: usize| u32::try_from(at).ok();
+        Some(Place {
+            fragment: narrow(fragment)?,
+            start: narrow(start)?,
+            end: narrow(end)?,
+            chars: (narrow(chars.0)?, narrow(chars.1)?),
+        })
+    }
+
+    fn origin(self) -> Origin {
+        Origin::Fragment {
+            fragment: self.fragment as usize,
+            start: self.start as usize,
+            end: self.end as usize,
+            chars: (self.chars.0 as usize, self.chars.1 as usize),
+        }
+    }
 }
 
 /// The figure atoms of one kind, in extraction order, shared by the index and the kind's group.
@@ -109,7 +149,7 @@ impl Figures {
         figure.hit.get_or_init(|| {
             Hit::new(
                 Arc::clone(&self.kind),
-                figure.origin.clone(),
+                figure.place.origin(),
                 Some(Arc::new(AtomValue::Quantity(figure.quantity.clone()))),
                 figure.quantity.value,
                 figure.quantity.tolerance,
@@ -416,19 +456,17 @@ impl EvidenceIndex {
                     else {
                         continue;
                     };
-                    if let Some((last, others)) = fragments.split_last() {
-                        kind_figures
-                            .atoms
-                            .extend(others.iter().map(|fragment| Figure {
-                                origin: origin(*fragment),
-                                quantity: quantity.clone(),
-                                hit: OnceLock::new(),
-                            }));
-                        kind_figures.atoms.push(Figure {
-                            origin: origin(*last),
+                    let figure = |at: &usize, quantity| {
+                        Some(Figure {
+                            place: Place::of(origin(*at))?,
                             quantity,
                             hit: OnceLock::new(),
-                        });
+                        })
+                    };
+                    if let Some((last, others)) = fragments.split_last() {
+                        let copies = others.iter().map(|at| figure(at, quantity.clone()));
+                        kind_figures.atoms.extend(copies.flatten());
+                        kind_figures.atoms.extend(figure(last, quantity));
                     }
                 }
                 AtomValue::Date(date) => {
@@ -723,7 +761,7 @@ impl EvidenceIndex {
                 converted.push(reading);
                 entries.push(Entry::Hit(Hit::new(
                     Arc::clone(&group_name),
-                    figure.origin.clone(),
+                    figure.place.origin(),
                     None,
                     reading,
                     tolerance * scale,
