@@ -83,9 +83,11 @@ fn currency_group(reversed: &[char], i: usize) -> Option<(usize, &'static str)> 
     let spaced = at(i).is_some_and(|c| SPACES.contains(&c)).then_some(i + 1);
     for j in spaced.into_iter().chain([i]) {
         if let Some(symbol) = at(j).and_then(|c| currency_symbol(c).map(|code| (c, code))) {
-            // The prefixes written there, longest first (in list order among equals).
+            // The prefixes written there, longest first (in list order among equals); each ends
+            // in a capital, so most symbols need no comparison.
             let longest = DOLLAR_PREFIXES.iter().map(|(prefix, _)| prefix.len()).max();
-            for length in (1..=longest.unwrap_or(0)).rev() {
+            let capital = at(j + 1).is_some_and(|c| c.is_ascii_uppercase());
+            for length in (1..=longest.filter(|_| capital).unwrap_or(0)).rev() {
                 let written = DOLLAR_PREFIXES.iter().filter(|(prefix, _)| {
                     prefix.len() == length && written_backwards(reversed, j + 1, prefix)
                 });
@@ -116,4 +118,25 @@ fn currency_group(reversed: &[char], i: usize) -> Option<(usize, &'static str)> 
 fn written_backwards(reversed: &[char], from: usize, word: &str) -> bool {
     let mut chars = reversed.get(from..).unwrap_or_default().iter();
     word.chars().rev().all(|c| chars.next() == Some(&c))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn reversed(text: &str) -> Vec<char> {
+        text.chars().rev().collect()
+    }
+
+    #[test]
+    fn dollar_prefixes_are_capitals_and_the_longest_free_one_names_the_currency() {
+        // `currency_group` compares prefixes only after a capital.
+        assert!(DOLLAR_PREFIXES
+            .iter()
+            .all(|(prefix, _)| prefix.bytes().all(|b| b.is_ascii_uppercase())));
+        assert_eq!(currency_group(&reversed("US$"), 0), Some((3, "USD")));
+        assert_eq!(currency_group(&reversed("paid C$"), 0), Some((2, "CAD")));
+        assert_eq!(currency_group(&reversed("1$"), 0), Some((1, "USD")));
+        assert_eq!(currency_group(&reversed("xUS$"), 0), None); // glued to a word
+    }
 }
