@@ -196,7 +196,7 @@ impl Group {
 
     /// The values in ascending order.
     pub fn values(&self) -> &[f64] {
-        self.sorted.values()
+        &self.sorted.values
     }
 
     /// The hit at sorted position `position` (Python's `_hit`, whose charge the queries make).
@@ -209,7 +209,7 @@ impl Group {
                 Arc::clone(&self.name),
                 Origin::Scalar(*scalar),
                 None,
-                *self.sorted.values().get(position)?,
+                *self.sorted.values.get(position)?,
                 0.0,
             ),
         })

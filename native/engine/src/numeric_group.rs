@@ -15,10 +15,11 @@ pub const PER_WINDOW: usize = 8;
 
 #[derive(Debug, Clone)]
 pub struct NumericGroup {
-    /// `order[i]`: the position in the caller's list of `values()[i]`.
+    /// The values in ascending order (a stable sort: equal values keep their order).
+    pub values: Vec<f64>,
+    /// `order[i]`: the position in the caller's list of `values[i]`.
     pub order: Vec<usize>,
-    /// The values in ascending order (a stable sort: equal values keep their order), and an
-    /// infinite fence after them: every window start can be read.
+    /// The values and an infinite fence after them: every window start can be read.
     fenced: Vec<f64>,
 }
 
@@ -43,34 +44,25 @@ impl NumericGroup {
             let sorted = order.iter().map(|i| values[*i]).collect();
             (order, sorted)
         } else {
-            // A total order: (value, position) pairs, positions breaking ties, give the one
-            // stable order, without an indirect read per comparison or a sort's scratch buffer.
+            // A total order: (value, position) pairs sorted stably give the one stable order,
+            // without an indirect read per comparison.
             let mut pairs: Vec<(f64, usize)> = values.iter().copied().zip(0..).collect();
-            pairs.sort_unstable_by(|a, b| {
-                (a.0.partial_cmp(&b.0).unwrap_or(Ordering::Equal)).then(a.1.cmp(&b.1))
-            });
-            let mut order = Vec::with_capacity(pairs.len());
-            let mut sorted = Vec::with_capacity(pairs.len() + 1);
-            for (value, at) in pairs {
-                order.push(at);
-                sorted.push(value);
-            }
-            (order, sorted)
+            pairs.sort_by(|a, b| a.0.partial_cmp(&b.0).unwrap_or(Ordering::Equal));
+            pairs.into_iter().map(|(value, at)| (at, value)).unzip()
         };
-        let mut fenced = sorted;
+        let mut fenced = sorted.clone();
         fenced.push(f64::INFINITY);
-        NumericGroup { order, fenced }
-    }
-
-    /// The values in ascending order.
-    pub fn values(&self) -> &[f64] {
-        self.fenced.get(..self.order.len()).unwrap_or_default()
+        NumericGroup {
+            values: sorted,
+            order,
+            fenced,
+        }
     }
 
     /// Values in `[low, high]`, at most `PER_RANGE`.
     pub fn within<'a>(&'a self, low: f64, high: f64, budget: &'a mut WorkBudget) -> Within<'a> {
         Within {
-            values: self.values(),
+            values: &self.values,
             budget,
             low,
             high,
@@ -80,8 +72,7 @@ impl NumericGroup {
     }
 
     pub fn count(&self, low: f64, high: f64) -> usize {
-        let values = self.values();
-        bisect_right(values, high).saturating_sub(bisect_left(values, low))
+        bisect_right(&self.values, high).saturating_sub(bisect_left(&self.values, low))
     }
 
     /// Up to `limit` values in `[low, high]`, nearest to `target` first (the right one on a tie).
@@ -94,7 +85,7 @@ impl NumericGroup {
         budget: &mut WorkBudget,
     ) -> Vec<usize> {
         budget.left -= PROBE;
-        let values = self.values();
+        let values = &self.values;
         let mut right = bisect_left(values, target);
         let mut left = right.checked_sub(1);
         let mut found = Vec::new();
@@ -246,7 +237,7 @@ impl InWindows<'_> {
             return false;
         };
         self.position = start;
-        self.end = (start + PER_WINDOW).min(self.group.order.len()); // never the fence itself
+        self.end = (start + PER_WINDOW).min(self.group.values.len()); // never the fence itself
         true
     }
 }
