@@ -392,7 +392,14 @@ impl EvidenceIndex {
         // Atoms come sorted and apart: their offsets in code points cost one pass in all.
         let mut offsets = CharOffsets::new(&joined);
         let times_needed = needs.kinds.contains(&AtomKind::Time);
-        let mut figures = NUMERIC_KINDS.map(Figures::of);
+        let mut figures = NUMERIC_KINDS.map(|kind| {
+            // Sized up front: number-dense evidence is not copied to grow.
+            let mut figures = Figures::of(kind);
+            let wanted = needs.kinds.contains(&kind);
+            let count = atoms.iter().filter(|atom| wanted && atom.kind == kind);
+            figures.atoms.reserve_exact(count.count());
+            figures
+        });
         let time: Arc<str> = Arc::from(AtomKind::Time.as_str());
         let identifier: Arc<str> = Arc::from(AtomKind::Identifier.as_str());
         for atom in atoms {
