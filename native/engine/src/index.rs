@@ -3,9 +3,9 @@
 //! (an answer without dates never pays for a date table), and every lookup charges the caller's
 //! work budget as Python's does. The evidence's tables (`tables()`) are `table_book.rs`'s.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
-use crate::atoms::{Atom, AtomValue};
+use crate::atoms::{Atom, AtomValue, Quantity};
 use crate::budget::{BudgetSpent, WorkBudget, PROBE};
 use crate::corpus::{Corpus, Literal, ScalarRow};
 use crate::date_index::{DateEntry, DateIndex, RawYear, Reading};
@@ -71,12 +71,107 @@ impl From<BudgetSpent> for GroupError {
     }
 }
 
-/// What a group value stands for: an atom's hit, or the corpus scalar at a position (a hit is
-/// made only when a query returns it, so number-dense evidence costs one float per value).
+/// What a group value stands for: a hit, the figure atom at a position of the group's
+/// `figures`, or the corpus scalar at a position (hits of the last two are made only when a query
+/// returns them, so number-dense evidence costs no allocation per value).
 #[derive(Debug, Clone)]
 enum Entry {
     Hit(Arc<Hit>),
+    Figure(usize),
     Scalar(usize),
+}
+
+/// A money, percent or number atom of one fragment. Its hit is made when a lookup first returns
+/// it and kept, so its label words are read once however often it is found.
+#[derive(Debug)]
+struct Figure {
+    place: Place,
+    quantity: Quantity,
+    hit: OnceLock<Arc<Hit>>,
+}
+
+/// `Origin::Fragment`'s fields in 32 bits: number-dense evidence holds one per figure. Evidence
+/// is read in far less than 4 GiB; a figure placed past that is not indexed.
+#[derive(Debug, Clone, Copy)]
+struct Place {
+    fragment: u32,
+    start: u32,
+    end: u32,
+    chars: (u32, u32),
+}
+
+impl Place {
+    fn of(origin: Origin) -> Option<Place> {
+        let Origin::Fragment {
+            fragment,
+            start,
+            end,
+            chars,
+        } = origin
+        else {
+            return None;
+        };
+        let narrow = |at: usize| u32::try_from(at).ok();
+        Some(Place {
+            fragment: narrow(fragment)?,
+            start: narrow(start)?,
+            end: narrow(end)?,
+            chars: (narrow(chars.0)?, narrow(chars.1)?),
+        })
+    }
+
+    fn origin(self) -> Origin {
+        Origin::Fragment {
+            fragment: self.fragment as usize,
+            start: self.start as usize,
+            end: self.end as usize,
+            chars: (self.chars.0 as usize, self.chars.1 as usize),
+        }
+    }
+}
+
+/// The figure atoms of one kind, in extraction order, shared by the index and the kind's group.
+#[derive(Debug)]
+struct Figures {
+    kind: Arc<str>,
+    atoms: Vec<Figure>,
+}
+
+impl Figures {
+    fn of(kind: AtomKind) -> Self {
+        Figures {
+            kind: Arc::from(kind.as_str()),
+            atoms: Vec::new(),
+        }
+    }
+
+    fn hit_of<'a>(&self, figure: &'a Figure) -> &'a Arc<Hit> {
+        figure.hit.get_or_init(|| {
+            Hit::new(
+                Arc::clone(&self.kind),
+                figure.place.origin(),
+                Some(Arc::new(AtomValue::Quantity(figure.quantity.clone()))),
+                figure.quantity.value,
+                figure.quantity.tolerance,
+            )
+        })
+    }
+
+    fn hit(&self, position: usize) -> Option<Arc<Hit>> {
+        Some(Arc::clone(self.hit_of(self.atoms.get(position)?)))
+    }
+}
+
+/// The hits of one kind's figure atoms, made as they are read.
+pub struct FigureHits<'a>(Option<&'a Figures>);
+
+impl<'a> FigureHits<'a> {
+    pub fn iter(&self) -> impl Iterator<Item = &'a Arc<Hit>> + 'a {
+        let figures = self.0;
+        figures
+            .into_iter()
+            .flat_map(|figures| figures.atoms.iter().map(|figure| figures.hit_of(figure)))
+    }
 }
 
 /// One group's values sorted for range queries (`_NumericGroup`).
@@ -85,6 +180,8 @@ pub struct Group {
     name: Arc<str>,
     sorted: NumericGroup,
     entries: Vec<Entry>,
+    /// What `Entry::Figure` positions point into (a `money`, `percent` or `number` group's).
+    figures: Option<Arc<Figures>>,
 }
 
 impl Group {
@@ -93,6 +190,7 @@ impl Group {
             name: Arc::from(name),
             sorted: NumericGroup::new(values),
             entries,
+            figures: None,
         }
     }
 
@@ -106,6 +204,7 @@ impl Group {
         let entry = self.entries.get(*self.sorted.order.get(position)?)?;
         Some(match entry {
             Entry::Hit(hit) => Arc::clone(hit),
+            Entry::Figure(at) => self.figures.as_ref()?.hit(*at)?,
             Entry::Scalar(scalar) => Hit::new(
                 Arc::clone(&self.name),
                 Origin::Scalar(*scalar),
@@ -177,7 +276,7 @@ enum LastKey {
 pub struct EvidenceIndex {
     corpus: Corpus,
     /// Extracted atoms of `money`, `percent`, `number`, in extraction order.
-    numeric_hits: [Vec<Arc<Hit>>; 3],
+    figures: [Arc<Figures>; 3],
     date_atoms: Vec<DateAtom>,
     identifier_hits: Vec<Arc<Hit>>,
     /// Times of day: time atoms, and the clocks of ISO timestamps read as dates.
@@ -195,23 +294,21 @@ fn numeric_slot(kind: AtomKind) -> Option<usize> {
     NUMERIC_KINDS.iter().position(|numeric| *numeric == kind)
 }
 
-/// One hit of an atom `value` of `kind` per fragment its text is found in (`origin` of each),
-/// with its `(number, tolerance)`.
+/// One hit of an atom `value` of kind `name` per fragment its text is found in (`origin` of
+/// each).
 fn hits_at<'a>(
-    kind: AtomKind,
+    name: &'a Arc<str>,
     value: &'a Arc<AtomValue>,
     fragments: &'a [usize],
     origin: impl Fn(usize) -> Origin + 'a,
-    (number, tolerance): (f64, f64),
 ) -> impl Iterator<Item = Arc<Hit>> + 'a {
-    let name: Arc<str> = Arc::from(kind.as_str());
     fragments.iter().map(move |fragment| {
         Hit::new(
-            Arc::clone(&name),
+            Arc::clone(name),
             origin(*fragment),
             Some(Arc::clone(value)),
-            number,
-            tolerance,
+            0.0,
+            0.0,
         )
     })
 }
@@ -227,7 +324,7 @@ impl EvidenceIndex {
     ) -> Self {
         let mut index = EvidenceIndex {
             corpus,
-            numeric_hits: Default::default(),
+            figures: NUMERIC_KINDS.map(|kind| Arc::new(Figures::of(kind))),
             date_atoms: Vec::new(),
             identifier_hits: Vec::new(),
             time_hits: Vec::new(),
@@ -295,6 +392,16 @@ impl EvidenceIndex {
         // Atoms come sorted and apart: their offsets in code points cost one pass in all.
         let mut offsets = CharOffsets::new(&joined);
         let times_needed = needs.kinds.contains(&AtomKind::Time);
+        let mut figures = NUMERIC_KINDS.map(|kind| {
+            // Sized up front: number-dense evidence is not copied to grow.
+            let mut figures = Figures::of(kind);
+            let wanted = needs.kinds.contains(&kind);
+            let count = atoms.iter().filter(|atom| wanted && atom.kind == kind);
+            figures.atoms.reserve_exact(count.count());
+            figures
+        });
+        let time: Arc<str> = Arc::from(AtomKind::Time.as_str());
+        let identifier: Arc<str> = Arc::from(AtomKind::Identifier.as_str());
         for atom in atoms {
             // An ISO timestamp is a date atom; its clock is a time of the evidence too.
             let iso_clock = match &atom.value {
@@ -343,54 +450,64 @@ impl EvidenceIndex {
             };
             if let Some(clock) = iso_clock {
                 let value = Arc::new(AtomValue::Time(clock));
-                self.time_hits.extend(hits_at(
-                    AtomKind::Time,
-                    &value,
-                    fragments,
-                    origin,
-                    (0.0, 0.0),
-                ));
+                self.time_hits
+                    .extend(hits_at(&time, &value, fragments, origin));
                 if !needs.kinds.contains(&kind) {
                     continue;
                 }
             }
-            let value = Arc::new(atom.value);
-            match value.as_ref() {
+            match atom.value {
                 AtomValue::Quantity(quantity) => {
-                    let Some(slot) = numeric_slot(kind) else {
+                    let Some(kind_figures) =
+                        numeric_slot(kind).and_then(|slot| figures.get_mut(slot))
+                    else {
                         continue;
                     };
-                    let number = (quantity.value, quantity.tolerance);
-                    if let Some(hits) = self.numeric_hits.get_mut(slot) {
-                        hits.extend(hits_at(kind, &value, fragments, origin, number));
+                    let figure = |at: &usize, quantity| {
+                        Some(Figure {
+                            place: Place::of(origin(*at))?,
+                            quantity,
+                            hit: OnceLock::new(),
+                        })
+                    };
+                    if let Some((last, others)) = fragments.split_last() {
+                        let copies = others.iter().map(|at| figure(at, quantity.clone()));
+                        kind_figures.atoms.extend(copies.flatten());
+                        kind_figures.atoms.extend(figure(last, quantity));
                     }
                 }
-                AtomValue::Date(_) => self.date_atoms.extend(
-                    fragments
-                        .iter()
-                        .map(|fragment| (origin(*fragment), Arc::clone(&value))),
-                ),
-                AtomValue::Identifier(_) => self.identifier_hits.extend(hits_at(
-                    kind,
-                    &value,
+                AtomValue::Date(date) => {
+                    let value = Arc::new(AtomValue::Date(date));
+                    self.date_atoms.extend(
+                        fragments
+                            .iter()
+                            .map(|fragment| (origin(*fragment), Arc::clone(&value))),
+                    )
+                }
+                value @ AtomValue::Identifier(_) => self.identifier_hits.extend(hits_at(
+                    &identifier,
+                    &Arc::new(value),
                     fragments,
                     origin,
-                    (0.0, 0.0),
                 )),
-                AtomValue::Time(_) => {
+                value @ AtomValue::Time(_) => {
                     self.time_hits
-                        .extend(hits_at(kind, &value, fragments, origin, (0.0, 0.0)))
+                        .extend(hits_at(&time, &Arc::new(value), fragments, origin))
                 }
             }
         }
+        self.figures = figures.map(Arc::new);
+    }
+
+    /// The hits of the evidence atoms of `kind` (`money`, `percent`, `number`) in extraction
+    /// order.
+    pub fn numeric_hits(&self, kind: AtomKind) -> FigureHits<'_> {
+        FigureHits(self.figures(kind).map(Arc::as_ref))
     }
 
     /// The evidence atoms of `kind` (`money`, `percent`, `number`) in extraction order.
-    pub fn numeric_hits(&self, kind: AtomKind) -> &[Arc<Hit>] {
-        numeric_slot(kind)
-            .and_then(|slot| self.numeric_hits.get(slot))
-            .map(Vec::as_slice)
-            .unwrap_or_default()
+    fn figures(&self, kind: AtomKind) -> Option<&Arc<Figures>> {
+        numeric_slot(kind).and_then(|slot| self.figures.get(slot))
     }
 
     /// The values of one group, built on first use; a `unit:` group is paid for up front and
@@ -459,14 +576,12 @@ impl EvidenceIndex {
                 Some(target) => self.in_unit(name, target, budget)?,
                 None => {
                     let kind = AtomKind::parse(name).ok_or(GroupError::Unknown)?;
-                    let slot = numeric_slot(kind).ok_or(GroupError::Unknown)?;
-                    let hits = self.numeric_hits.get(slot).ok_or(GroupError::Unknown)?;
-                    let read: Vec<f64> = hits.iter().map(|hit| hit.number).collect();
-                    Group::new(
-                        name,
-                        &read,
-                        hits.iter().map(|hit| Entry::Hit(Arc::clone(hit))).collect(),
-                    )
+                    let figures = self.figures(kind).ok_or(GroupError::Unknown)?;
+                    let read: Vec<f64> = figures.atoms.iter().map(|f| f.quantity.value).collect();
+                    let mut group =
+                        Group::new(name, &read, (0..read.len()).map(Entry::Figure).collect());
+                    group.figures = Some(Arc::clone(figures));
+                    group
                 }
             },
         })
@@ -625,7 +740,10 @@ impl EvidenceIndex {
             .get(&units::dimension(target))
             .cloned()
             .unwrap_or_default();
-        let numbers = self.numeric_hits(AtomKind::Number);
+        let numbers = self
+            .figures(AtomKind::Number)
+            .map(|figures| figures.atoms.as_slice())
+            .unwrap_or_default();
         budget.pay(PROBE * (rows.len() + numbers.len()) as i64)?;
         let values = &self.corpus.scalar_values;
         let mut converted = Vec::new();
@@ -640,23 +758,20 @@ impl EvidenceIndex {
             }
         }
         let group_name: Arc<str> = Arc::from(name);
-        for hit in numbers {
-            let Some(unit) = hit.unit() else {
+        for figure in numbers {
+            let (number, tolerance) = (figure.quantity.value, figure.quantity.tolerance);
+            let Some(unit) = figure.quantity.unit else {
                 continue;
             };
-            for reading in units::in_unit(hit.number, unit, target) {
-                let scale = if hit.number != 0.0 {
-                    reading / hit.number
-                } else {
-                    0.0
-                };
+            for reading in units::in_unit(number, unit, target) {
+                let scale = if number != 0.0 { reading / number } else { 0.0 };
                 converted.push(reading);
                 entries.push(Entry::Hit(Hit::new(
                     Arc::clone(&group_name),
-                    hit.origin.clone(),
+                    figure.place.origin(),
                     None,
                     reading,
-                    hit.tolerance * scale,
+                    tolerance * scale,
                 )));
             }
         }
@@ -823,9 +938,10 @@ mod tests {
     fn atoms_are_cited_in_code_points_with_their_label_words() {
         let index = index_of(&[INVOICE], &EvidenceNeeds::everything());
         let corpus = index.corpus();
-        let money = index.numeric_hits(AtomKind::Money);
-        assert_eq!(money.len(), 1);
-        let hit = &money[0];
+        let money = index.figures(AtomKind::Money).map(|f| f.atoms.len());
+        assert_eq!(money, Some(1));
+        let hit = index.figures(AtomKind::Money).and_then(|f| f.hit(0));
+        let hit = hit.as_deref().expect("the money atom's hit");
         assert_eq!(hit.text(corpus), b"$1,243,500");
         let citation = hit.citation(corpus);
         assert_eq!((citation.start, citation.end), (Some(16), Some(26)));
@@ -877,7 +993,9 @@ mod tests {
             shapes: None,
         };
         let mut index = index_of(&[INVOICE], &needs);
-        assert!(index.numeric_hits(AtomKind::Money).is_empty());
+        assert!(index
+            .figures(AtomKind::Money)
+            .is_some_and(|f| f.atoms.is_empty()));
         let mut budget = WorkBudget::new(100);
         let found = index.dates(YEAR, &(Some(2025), None, None), &mut budget);
         assert_eq!(found.len(), 1);

@@ -83,16 +83,19 @@ fn currency_group(reversed: &[char], i: usize) -> Option<(usize, &'static str)> 
     let spaced = at(i).is_some_and(|c| SPACES.contains(&c)).then_some(i + 1);
     for j in spaced.into_iter().chain([i]) {
         if let Some(symbol) = at(j).and_then(|c| currency_symbol(c).map(|code| (c, code))) {
-            let mut prefixes: Vec<(&str, &str)> = DOLLAR_PREFIXES
-                .iter()
-                .filter(|(prefix, _)| written_backwards(reversed, j + 1, prefix))
-                .copied()
-                .collect();
-            prefixes.sort_by_key(|(prefix, _)| std::cmp::Reverse(prefix.len()));
-            for (prefix, dollar) in prefixes {
-                let end = j + 1 + prefix.len();
-                if free(end) {
-                    return Some((end, if symbol.0 == '$' { dollar } else { symbol.1 }));
+            // The prefixes written there, longest first (in list order among equals); each ends
+            // in a capital, so most symbols need no comparison.
+            let longest = DOLLAR_PREFIXES.iter().map(|(prefix, _)| prefix.len()).max();
+            let capital = at(j + 1).is_some_and(|c| c.is_ascii_uppercase());
+            for length in (1..=longest.filter(|_| capital).unwrap_or(0)).rev() {
+                let written = DOLLAR_PREFIXES.iter().filter(|(prefix, _)| {
+                    prefix.len() == length && written_backwards(reversed, j + 1, prefix)
+                });
+                for (prefix, dollar) in written {
+                    let end = j + 1 + prefix.len();
+                    if free(end) {
+                        return Some((end, if symbol.0 == '$' { dollar } else { symbol.1 }));
+                    }
                 }
             }
             if free(j + 1) {
@@ -113,6 +116,27 @@ fn currency_group(reversed: &[char], i: usize) -> Option<(usize, &'static str)> 
 
 /// Whether `word` stands in the text ending where `reversed[from..]` starts (read leftwards).
 fn written_backwards(reversed: &[char], from: usize, word: &str) -> bool {
-    let mut chars = reversed.iter().skip(from);
+    let mut chars = reversed.get(from..).unwrap_or_default().iter();
     word.chars().rev().all(|c| chars.next() == Some(&c))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn reversed(text: &str) -> Vec<char> {
+        text.chars().rev().collect()
+    }
+
+    #[test]
+    fn dollar_prefixes_are_capitals_and_the_longest_free_one_names_the_currency() {
+        // `currency_group` compares prefixes only after a capital.
+        assert!(DOLLAR_PREFIXES
+            .iter()
+            .all(|(prefix, _)| prefix.bytes().all(|b| b.is_ascii_uppercase())));
+        assert_eq!(currency_group(&reversed("US$"), 0), Some((3, "USD")));
+        assert_eq!(currency_group(&reversed("paid C$"), 0), Some((2, "CAD")));
+        assert_eq!(currency_group(&reversed("1$"), 0), Some((1, "USD")));
+        assert_eq!(currency_group(&reversed("xUS$"), 0), None); // glued to a word
+    }
 }

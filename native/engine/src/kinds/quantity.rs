@@ -263,11 +263,7 @@ fn read_figure(scan: &Scan<'_>, hit: &Hit) -> Found {
     if led || before == '~' || before == '≈' || hedge_before {
         let mut window = ['\0'; LEFT_WINDOW];
         let mut length = 0;
-        let before_start = text
-            .slice(text.back_pos(start, LEFT_WINDOW), start)
-            .chars()
-            .rev();
-        for (slot, c) in window.iter_mut().zip(before_start) {
+        for (slot, c) in window.iter_mut().zip(text.slice(0, start).chars().rev()) {
             *slot = c;
             length += 1;
         }
