@@ -213,8 +213,11 @@ type ViewSlot = Option<Option<View>>;
 #[derive(Debug, Default)]
 struct Views {
     plain: Vec<ViewSlot>,
-    by_target: HashMap<(AtomKind, Option<&'static str>, Option<&'static str>), Vec<ViewSlot>>,
+    by_target: HashMap<TargetKey, Vec<ViewSlot>>,
 }
+
+/// A target's kind, currency and unit.
+type TargetKey = (AtomKind, Option<&'static str>, Option<&'static str>);
 
 /// The answer figure as the family search sees it: value, reach, written precision and scale.
 #[derive(Debug)]

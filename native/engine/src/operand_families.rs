@@ -71,9 +71,24 @@ pub struct Operands {
     pub by_key_word: HashMap<String, Vec<usize>>,
     /// Family f holds only JSON numbers without a currency.
     pub plain: Vec<bool>,
-    word_cache: HashMap<Vec<u8>, Arc<HashSet<String>>>,
-    excluded_cache: HashMap<Vec<u8>, bool>,
+    /// Each JSON key name met, once: its position in `names`.
+    name_slots: HashMap<Vec<u8>, usize>,
+    names: Vec<Name>,
 }
+
+/// What a JSON key name gives the figures under it, worked out once per name.
+#[derive(Debug)]
+struct Name {
+    /// It names no quantity (`"year"`, `"id"`): its figures are no operands.
+    excluded: bool,
+    words: Arc<HashSet<String>>,
+    /// The raw scalars under it, listed under its words in `by_key_word` once all are known.
+    members: Vec<usize>,
+}
+
+/// The label words of the key names above a family (positions in `Operands::names`) and of its
+/// record's short labels.
+type ContainerWords = (Vec<usize>, HashSet<String>);
 
 fn arc_key(hit: &Arc<Hit>) -> usize {
     Arc::as_ptr(hit) as usize
@@ -113,18 +128,21 @@ impl Operands {
         let count = i64::try_from(corpus.scalar_values.len()).unwrap_or(i64::MAX);
         budget.pay(CANDIDATE.saturating_mul(count))?;
         let raw: Arc<str> = Arc::from("raw");
+        let unnamed: Arc<HashSet<String>> = Arc::default();
+        let mut last_row = None;
         for (position, row) in corpus.scalar_rows.iter().enumerate() {
             let Some(path) = row.path else { continue };
-            let name = name_of(corpus, path);
-            if name.is_some_and(|name| self.excluded(name)) {
+            let slot = name_of(corpus, path).map(|name| self.name_slot(name));
+            let name = slot.and_then(|slot| self.names.get(slot));
+            if name.is_some_and(|name| name.excluded) {
                 continue;
             }
-            let key = self.key_words_of(name);
+            let key = name.map_or_else(|| Arc::clone(&unnamed), |name| Arc::clone(&name.words));
             let value = corpus.scalar_values.get(position).copied().unwrap_or(0.0);
             let currency = row
                 .currency
                 .map(|code| String::from_utf8_lossy(&code).into_owned());
-            let operand = self.add(
+            let operand = self.push(
                 value,
                 currency,
                 None,
@@ -132,16 +150,29 @@ impl Operands {
                 Ref::Scalar(position),
                 key,
             );
+            if let Some(name) = slot.and_then(|slot| self.names.get_mut(slot)) {
+                name.members.push(operand);
+            }
             self.by_origin.insert(OriginKey::Path(path), operand);
             place(
                 corpus,
-                &mut structural,
+                (&mut structural, &mut last_row),
                 &mut placed,
                 row.source,
                 path,
                 row.siblings,
                 operand,
             );
+        }
+        for name in &self.names {
+            for word in name.words.iter() {
+                match self.by_key_word.get_mut(word.as_str()) {
+                    Some(members) => members.extend_from_slice(&name.members),
+                    None => {
+                        self.by_key_word.insert(word.clone(), name.members.clone());
+                    }
+                }
+            }
         }
         let text_hits: Vec<Arc<Hit>> = [AtomKind::Money, AtomKind::Number]
             .iter()
@@ -177,7 +208,7 @@ impl Operands {
                 if let Some(path) = origin.path {
                     place(
                         corpus,
-                        &mut structural,
+                        (&mut structural, &mut last_row),
                         &mut placed,
                         origin.source,
                         path,
@@ -203,7 +234,8 @@ impl Operands {
         Ok(())
     }
 
-    fn add(
+    /// A new operand, its key words not yet listed in `by_key_word`.
+    fn push(
         &mut self,
         value: f64,
         currency: Option<String>,
@@ -217,7 +249,21 @@ impl Operands {
         self.units.push(unit);
         self.kinds.push(kind);
         self.refs.push(reference);
-        let operand = self.values.len() - 1;
+        self.key_words.push(key);
+        self.values.len() - 1
+    }
+
+    /// A new operand listed under each of its key words.
+    fn add(
+        &mut self,
+        value: f64,
+        currency: Option<String>,
+        unit: Option<&'static str>,
+        kind: Arc<str>,
+        reference: Ref,
+        key: Arc<HashSet<String>>,
+    ) -> usize {
+        let operand = self.push(value, currency, unit, kind, reference, Arc::clone(&key));
         for word in key.iter() {
             match self.by_key_word.get_mut(word.as_str()) {
                 Some(members) => members.push(operand),
@@ -226,7 +272,6 @@ impl Operands {
                 }
             }
         }
-        self.key_words.push(key);
         operand
     }
 
@@ -267,7 +312,7 @@ impl Operands {
             }
         }
         for (_, sentence) in by_sentence {
-            self.family(budget, sentence, HashSet::default())?;
+            self.family(budget, sentence, ContainerWords::default())?;
         }
         Ok(())
     }
@@ -286,28 +331,38 @@ impl Operands {
         &mut self,
         budget: &mut WorkBudget,
         members: Vec<usize>,
-        container: HashSet<String>,
+        (container, siblings): ContainerWords,
     ) -> Result<(), BudgetSpent> {
         budget.pay(CANDIDATE)?;
         let family = self.families.len();
+        let Operands {
+            by_word,
+            names,
+            key_words,
+            ..
+        } = self;
         // Each word lists the family once: families are numbered in order, so a word already
         // listing it has it last.
-        let list =
-            |word: &str, by_word: &mut HashMap<String, Vec<usize>>| match by_word.get_mut(word) {
-                Some(families) if families.last() == Some(&family) => {}
-                Some(families) => families.push(family),
-                None => {
-                    by_word.insert(word.to_owned(), vec![family]);
-                }
-            };
-        for word in &container {
-            list(word, &mut self.by_word);
+        let mut list = |word: &str| match by_word.get_mut(word) {
+            Some(families) if families.last() == Some(&family) => {}
+            Some(families) => families.push(family),
+            None => {
+                by_word.insert(word.to_owned(), vec![family]);
+            }
+        };
+        let above = container.iter().filter_map(|slot| names.get(*slot));
+        for word in above.flat_map(|name| name.words.iter()).chain(&siblings) {
+            list(word);
         }
-        for member in &members {
-            if let Some(key) = self.key_words.get(*member) {
-                for word in key.iter() {
-                    list(word, &mut self.by_word);
-                }
+        // A column's members share one name's words: each set is listed once.
+        let mut previous: Option<&Arc<HashSet<String>>> = None;
+        for key in members.iter().filter_map(|member| key_words.get(*member)) {
+            if previous.is_some_and(|previous| Arc::ptr_eq(previous, key)) {
+                continue;
+            }
+            previous = Some(key);
+            for word in key.iter() {
+                list(word);
             }
         }
         let plain = members.iter().all(|m| {
@@ -321,25 +376,20 @@ impl Operands {
         Ok(())
     }
 
-    fn excluded(&mut self, name: &[u8]) -> bool {
-        if let Some(known) = self.excluded_cache.get(name) {
-            return *known;
+    /// The position in `names` of a JSON key name, worked out on its first use.
+    fn name_slot(&mut self, name: &[u8]) -> usize {
+        if let Some(slot) = self.name_slots.get(name) {
+            return *slot;
         }
-        let known = names_no_quantity(&lossy(name));
-        self.excluded_cache.insert(name.to_vec(), known);
-        known
-    }
-
-    fn key_words_of(&mut self, name: Option<&[u8]>) -> Arc<HashSet<String>> {
-        let Some(name) = name else {
-            return Arc::new(HashSet::default());
-        };
-        if let Some(known) = self.word_cache.get(name) {
-            return Arc::clone(known);
-        }
-        let known = Arc::new(words(&lossy(name)));
-        self.word_cache.insert(name.to_vec(), Arc::clone(&known));
-        known
+        let text = lossy(name);
+        self.names.push(Name {
+            excluded: names_no_quantity(&text),
+            words: Arc::new(words(&text)),
+            members: Vec::new(),
+        });
+        let slot = self.names.len() - 1;
+        self.name_slots.insert(name.to_vec(), slot);
+        slot
     }
 
     /// Label words of the first `CONTAINER_KEYS` string keys above the family and of its label
@@ -349,13 +399,12 @@ impl Operands {
         corpus: &Corpus,
         path: Option<PathId>,
         siblings: Option<NodeId>,
-    ) -> HashSet<String> {
-        let mut found: HashSet<String> = HashSet::default();
-        let mut keys: Vec<Vec<u8>> = Vec::new();
+    ) -> ContainerWords {
+        let mut above = Vec::new();
         let mut link = path;
         // Linear in the path's length (each step moves to the parent).
         while let Some(at) = link {
-            if keys.len() >= CONTAINER_KEYS {
+            if above.len() >= CONTAINER_KEYS {
                 break;
             }
             let Some((parent, key)) = corpus.paths.link(at) else {
@@ -363,14 +412,10 @@ impl Operands {
             };
             link = parent;
             if let Key::Text(span) = key {
-                keys.push(corpus.arena.bytes(span).to_vec());
+                above.push(self.name_slot(corpus.arena.bytes(span)));
             }
         }
-        for key in keys {
-            found.extend(self.key_words_of(Some(&key)).iter().cloned());
-        }
-        found.extend(sibling_words(corpus, siblings));
-        found
+        (above, sibling_words(corpus, siblings))
     }
 
     /// `anchored`: the families whose record holds evidence cited for other figures of the
@@ -453,7 +498,10 @@ fn sibling_words(corpus: &Corpus, siblings: Option<NodeId>) -> HashSet<String> {
 /// column of its key across that list.
 fn place<'a>(
     corpus: &'a Corpus,
-    structural: &mut HashMap<Structural<'a>, usize>,
+    (structural, last_row): (
+        &mut HashMap<Structural<'a>, usize>,
+        &mut Option<(Structural<'a>, usize)>,
+    ),
     placed: &mut Vec<Placed<'a>>,
     source: usize,
     path: PathId,
@@ -463,20 +511,19 @@ fn place<'a>(
     let Some((parent, key)) = corpus.paths.link(path) else {
         return;
     };
-    let mut join = |family: Structural<'a>, container: Option<PathId>, siblings: Option<NodeId>| {
-        match structural.get(&family) {
-            Some(slot) => {
-                if let Some((_, members, _, _)) = placed.get_mut(*slot) {
-                    members.push(operand);
-                }
-            }
-            None => {
-                structural.insert(family, placed.len());
-                placed.push((family, vec![operand], container, siblings));
+    // A record's scalars come one after another: its row is found without a lookup.
+    let row = Structural::Row(source, parent);
+    match *last_row {
+        Some((last, slot)) if last == row => {
+            if let Some((_, members, _, _)) = placed.get_mut(slot) {
+                members.push(operand);
             }
         }
-    };
-    join(Structural::Row(source, parent), parent, siblings);
+        _ => {
+            let slot = join(structural, placed, (row, parent, siblings), operand);
+            *last_row = Some((row, slot));
+        }
+    }
     if let Some(parent) = parent {
         if let Some((grandparent, Key::Index(_))) = corpus.paths.link(parent) {
             let column = match key {
@@ -485,10 +532,37 @@ fn place<'a>(
                 Key::Somewhere => ColumnKey::Somewhere,
             };
             join(
-                Structural::Column(source, grandparent, column),
-                grandparent,
-                None,
+                structural,
+                placed,
+                (
+                    Structural::Column(source, grandparent, column),
+                    grandparent,
+                    None,
+                ),
+                operand,
             );
+        }
+    }
+}
+
+/// `operand` joins the structural family, new or met before: the family's slot in `placed`.
+fn join<'a>(
+    structural: &mut HashMap<Structural<'a>, usize>,
+    placed: &mut Vec<Placed<'a>>,
+    (family, container, siblings): (Structural<'a>, Option<PathId>, Option<NodeId>),
+    operand: usize,
+) -> usize {
+    match structural.get(&family) {
+        Some(&slot) => {
+            if let Some((_, members, _, _)) = placed.get_mut(slot) {
+                members.push(operand);
+            }
+            slot
+        }
+        None => {
+            structural.insert(family, placed.len());
+            placed.push((family, vec![operand], container, siblings));
+            placed.len() - 1
         }
     }
 }
