@@ -1,10 +1,49 @@
-//! A hit's citation as the report's plain tuple (`scoring/engine.py` builds the `Citation`).
+//! A hit's citation as Python objects: its fields, or the report's plain tuple of them
+//! (`scoring/engine.py` builds a derived figure's `Citation` from its operands' tuples).
 
+use groundedness_engine::fxhash::FxHashMap as HashMap;
 use groundedness_engine::hit::Citation;
 use pyo3::prelude::*;
-use pyo3::types::PyTuple;
+use pyo3::types::PyString;
 
 use crate::evidence::{py_text, SourceLabels};
+
+/// The vocabulary names and source kinds one report repeats on every verdict, each made once.
+pub(crate) struct Names<'py> {
+    py: Python<'py>,
+    names: HashMap<&'static str, Bound<'py, PyString>>,
+    /// The source kind cited last (nearly every citation cites the same one).
+    kind: Option<(Vec<u8>, Bound<'py, PyAny>)>,
+}
+
+impl<'py> Names<'py> {
+    pub(crate) fn new(py: Python<'py>) -> Self {
+        Names {
+            py,
+            names: HashMap::default(),
+            kind: None,
+        }
+    }
+
+    pub(crate) fn get(&mut self, name: &'static str) -> Bound<'py, PyString> {
+        let py = self.py;
+        self.names
+            .entry(name)
+            .or_insert_with(|| PyString::new(py, name))
+            .clone()
+    }
+
+    fn source_kind(&mut self, kind: &[u8]) -> PyResult<Bound<'py, PyAny>> {
+        if let Some((last, object)) = &self.kind {
+            if last.as_slice() == kind {
+                return Ok(object.clone());
+            }
+        }
+        let object = py_text(self.py, kind)?;
+        self.kind = Some((kind.to_vec(), object.clone()));
+        Ok(object)
+    }
+}
 
 fn optional<'py>(py: Python<'py>, text: Option<&[u8]>) -> PyResult<Bound<'py, PyAny>> {
     match text {
@@ -13,21 +52,13 @@ fn optional<'py>(py: Python<'py>, text: Option<&[u8]>) -> PyResult<Bound<'py, Py
     }
 }
 
-/// A citation as `(evidence_index, source_id, source_kind, name, path, start, end, text, cell)`;
-/// an `Evidence` item's labels are cited as the caller gave them.
-pub(crate) fn citation_tuple<'py>(
-    py: Python<'py>,
-    labels: &SourceLabels<'py>,
-    cited: &Citation,
-) -> PyResult<Bound<'py, PyTuple>> {
-    PyTuple::new(py, citation_fields(py, labels, cited)?)
-}
-
-/// The fields of `citation_tuple`, one by one.
+/// A citation's fields: `(evidence_index, source_id, source_kind, name, path, start, end, text,
+/// cell)`; an `Evidence` item's labels are cited as the caller gave them.
 pub(crate) fn citation_fields<'py>(
     py: Python<'py>,
     labels: &SourceLabels<'py>,
     cited: &Citation,
+    names: &mut Names<'py>,
 ) -> PyResult<[Bound<'py, PyAny>; 9]> {
     let given = cited
         .evidence_index
@@ -37,7 +68,7 @@ pub(crate) fn citation_fields<'py>(
         Some(given) => given.clone(),
         None => [
             optional(py, cited.source_id.as_deref())?,
-            py_text(py, &cited.source_kind)?,
+            names.source_kind(&cited.source_kind)?,
             optional(py, cited.name.as_deref())?,
         ],
     };
