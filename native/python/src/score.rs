@@ -18,7 +18,7 @@ use crate::boundary::{detached, NativeEngineError};
 use crate::citation::{citation_fields, Names};
 use crate::evidence::{convert, text_of, SourceLabels};
 use crate::policy::policy_of;
-use crate::report::instance;
+use crate::report::Slots;
 
 /// The report types `verdicts` makes directly: `AtomVerdict` and `Citation`.
 type ReportTypes<'py> = (Bound<'py, PyType>, Bound<'py, PyType>);
@@ -106,31 +106,68 @@ impl Found {
     }
 }
 
-/// A `Citation` of a directly cited value (no operation, no operands).
-fn citation_object<'py>(
-    class: &Bound<'py, PyType>,
-    fields: &[Bound<'py, PyAny>; 9],
-) -> PyResult<Bound<'py, PyAny>> {
+/// `AtomVerdict`'s fields, in the order `verdicts` gives them.
+fn verdict_slots<'py>(class: &Bound<'py, PyType>) -> PyResult<Slots<'py, 9>> {
     let py = class.py();
-    let [evidence_index, source_id, source_kind, name, path, start, end, text, cell] = fields;
-    let none = py.None().into_bound(py);
-    let empty = PyTuple::empty(py).into_any();
-    instance(
+    Slots::probe(
         class,
-        &[
-            (intern!(py, "evidence_index"), evidence_index),
-            (intern!(py, "source_id"), source_id),
-            (intern!(py, "source_kind"), source_kind),
-            (intern!(py, "name"), name),
-            (intern!(py, "path"), path),
-            (intern!(py, "start"), start),
-            (intern!(py, "end"), end),
-            (intern!(py, "text"), text),
-            (intern!(py, "operation"), &none),
-            (intern!(py, "operands"), &empty),
-            (intern!(py, "cell"), cell),
+        [
+            intern!(py, "kind"),
+            intern!(py, "text"),
+            intern!(py, "value"),
+            intern!(py, "start"),
+            intern!(py, "end"),
+            intern!(py, "verdict"),
+            intern!(py, "reason"),
+            intern!(py, "citation"),
+            intern!(py, "nearest_evidence"),
         ],
     )
+}
+
+/// `Citation`'s fields: `citation_fields`' order, then `operation` and `operands`.
+fn citation_slots<'py>(class: &Bound<'py, PyType>) -> PyResult<Slots<'py, 11>> {
+    let py = class.py();
+    Slots::probe(
+        class,
+        [
+            intern!(py, "evidence_index"),
+            intern!(py, "source_id"),
+            intern!(py, "source_kind"),
+            intern!(py, "name"),
+            intern!(py, "path"),
+            intern!(py, "start"),
+            intern!(py, "end"),
+            intern!(py, "text"),
+            intern!(py, "cell"),
+            intern!(py, "operation"),
+            intern!(py, "operands"),
+        ],
+    )
+}
+
+/// A `Citation` of a directly cited value (no operation, no operands).
+fn citation_object<'py>(
+    slots: &Slots<'py, 11>,
+    fields: &[Bound<'py, PyAny>; 9],
+) -> PyResult<Bound<'py, PyAny>> {
+    let [evidence_index, source_id, source_kind, name, path, start, end, text, cell] = fields;
+    let py = evidence_index.py();
+    let none = py.None().into_bound(py);
+    let empty = PyTuple::empty(py).into_any();
+    slots.instance([
+        evidence_index,
+        source_id,
+        source_kind,
+        name,
+        path,
+        start,
+        end,
+        text,
+        cell,
+        &none,
+        &empty,
+    ])
 }
 
 /// The verdicts by verdict (supported, contradicted, unsupported), each in the answer's order,
@@ -146,7 +183,7 @@ fn verdicts<'py>(
     answer: &Bound<'py, PyString>,
     types: &ReportTypes<'py>,
 ) -> PyResult<Bound<'py, PyTuple>> {
-    let (verdict_type, citation_type) = types;
+    let (verdict_slots, citation_slots) = (verdict_slots(&types.0)?, citation_slots(&types.1)?);
     let mut names = Names::new(py);
     let groups = [PyList::empty(py), PyList::empty(py), PyList::empty(py)];
     let derived = PyList::empty(py);
@@ -200,7 +237,7 @@ fn verdicts<'py>(
                     Verdict::Contradicted => cited_text.clone(),
                     _ => py.None().into_bound(py),
                 };
-                (citation_object(citation_type, &fields)?, nearest)
+                (citation_object(&citation_slots, &fields)?, nearest)
             }
             None => (py.None().into_bound(py), py.None().into_bound(py)),
         };
@@ -213,23 +250,17 @@ fn verdicts<'py>(
                 1,
             ))?,
         };
-        list.append(instance(
-            verdict_type,
-            &[
-                (intern!(py, "kind"), names.get(row.kind).as_any()),
-                (intern!(py, "text"), &atom_text),
-                (intern!(py, "value"), &value),
-                (intern!(py, "start"), start.as_any()),
-                (intern!(py, "end"), end.as_any()),
-                (
-                    intern!(py, "verdict"),
-                    names.get(row.verdict.as_str()).as_any(),
-                ),
-                (intern!(py, "reason"), names.get(row.reason).as_any()),
-                (intern!(py, "citation"), &citation),
-                (intern!(py, "nearest_evidence"), &nearest),
-            ],
-        )?)?;
+        list.append(verdict_slots.instance([
+            names.get(row.kind).as_any(),
+            &atom_text,
+            &value,
+            start.as_any(),
+            end.as_any(),
+            names.get(row.verdict.as_str()).as_any(),
+            names.get(row.reason).as_any(),
+            &citation,
+            &nearest,
+        ])?)?;
     }
     let [supported, contradicted, unsupported] = groups;
     PyTuple::new(py, [supported, contradicted, unsupported, derived])
