@@ -291,10 +291,7 @@ fn score<'py>(
     // code-point length; the report's texts are sliced from the Python string, so it is kept
     // there).
     let answer_bytes = text_of(answer)?;
-    let question = match user_prompt {
-        Some(prompt) => Some(prompt.cast::<PyString>().map_err(PyErr::from)),
-        None => None,
-    };
+    let question = user_prompt.map(|prompt| prompt.cast::<PyString>().map_err(PyErr::from));
     let question_bytes = match &question {
         Some(Ok(prompt)) => Some(Ok(text_of(prompt)?)),
         Some(Err(_)) => Some(Err(())),
