@@ -41,12 +41,13 @@ def score(
     policy = policy or DEFAULT_POLICY
     answer = readable(answer)
     found = _native.score(answer, items(evidence), user_prompt, policy, _REPORT_TYPES)
-    (supported, contradicted, unsupported, derived), no_evidence, reasons, answer_truncated, unchecked, figures, label = found
+    groups, no_evidence, reasons, answer_truncated, unchecked, figures, label = found
     # The engine makes each verdict an `AtomVerdict`, but for a derived figure (its citation's
     # text is `derivation_formula`'s), listed by (group, position).
-    groups = (supported, contradicted, unsupported)
+    supported, contradicted, unsupported, derived = groups
+    judged = (supported, contradicted, unsupported)
     for group, at in derived:
-        groups[group][at] = _verdict(answer, groups[group][at])
+        judged[group][at] = _verdict(answer, judged[group][at])
     total = len(supported) + len(contradicted) + len(unsupported)
     ratio, sentences, strict = figures if figures is not None else (None, None, None)
     return GroundednessReport(
