@@ -53,13 +53,19 @@ fn optional<'py>(py: Python<'py>, text: Option<&[u8]>) -> PyResult<Bound<'py, Py
 }
 
 /// A citation's fields: `(evidence_index, source_id, source_kind, name, path, start, end, text,
-/// cell)`; an `Evidence` item's labels are cited as the caller gave them.
+/// cell)`; an `Evidence` item's labels are cited as the caller gave them. `quoted`: a text
+/// already made (the atom's), reused when the citation's text is the same.
 pub(crate) fn citation_fields<'py>(
     py: Python<'py>,
     labels: &SourceLabels<'py>,
     cited: &Citation,
     names: &mut Names<'py>,
+    quoted: Option<(&[u8], &Bound<'py, PyAny>)>,
 ) -> PyResult<[Bound<'py, PyAny>; 9]> {
+    let text = match quoted {
+        Some((quoted, object)) if quoted == cited.text.as_slice() => object.clone(),
+        _ => py_text(py, &cited.text)?,
+    };
     let given = cited
         .evidence_index
         .and_then(|index| labels.get(index))
@@ -80,7 +86,7 @@ pub(crate) fn citation_fields<'py>(
         optional(py, cited.path.as_deref())?,
         cited.start.into_pyobject(py)?.into_any(),
         cited.end.into_pyobject(py)?.into_any(),
-        py_text(py, &cited.text)?,
+        text,
         optional(py, cited.cell.as_deref())?,
     ])
 }

@@ -170,6 +170,13 @@ fn citation_object<'py>(
     ])
 }
 
+fn value_object<'py>(py: Python<'py>, value: &Normalized) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match value {
+        Normalized::Number(number) => number.into_pyobject(py)?.into_any(),
+        Normalized::Text(text) => PyString::new(py, text).into_any(),
+    })
+}
+
 /// The verdicts by verdict (supported, contradicted, unsupported), each in the answer's order,
 /// and where the derived figures are among them as `(group, position)`: each an `AtomVerdict`
 /// made here but a derived figure's, whose citation `engine.py` builds (its text is
@@ -196,10 +203,6 @@ fn verdicts<'py>(
         let Some(list) = groups.get(group) else {
             continue;
         };
-        let value = match &row.value {
-            Normalized::Number(number) => number.into_pyobject(py)?.into_any(),
-            Normalized::Text(text) => PyString::new(py, text).into_any(),
-        };
         let (start, end) = (row.start.into_pyobject(py)?, row.end.into_pyobject(py)?);
         let cited = match &row.cited {
             Cited::Value(cited) => cited,
@@ -208,8 +211,8 @@ fn verdicts<'py>(
                     .iter()
                     .map(|cited| match cited {
                         Some(cited) => {
-                            PyTuple::new(py, citation_fields(py, labels, cited, &mut names)?)
-                                .map(Bound::into_any)
+                            let fields = citation_fields(py, labels, cited, &mut names, None)?;
+                            PyTuple::new(py, fields).map(Bound::into_any)
                         }
                         None => Ok(py.None().into_bound(py)),
                     })
@@ -219,7 +222,7 @@ fn verdicts<'py>(
                     names.get(row.kind),
                     start,
                     end,
-                    value,
+                    value_object(py, &row.value)?,
                     names.get(row.verdict.as_str()),
                     names.get(row.reason),
                     py.None(),
@@ -229,9 +232,27 @@ fn verdicts<'py>(
                 continue;
             }
         };
+        let quoted = row.text.and_then(|(from, to)| text.get(from..to));
+        let atom_text = match quoted {
+            Some(quoted) => PyString::new(py, quoted).into_any(),
+            None => answer.get_item(PySlice::new(
+                py,
+                isize::try_from(row.start).unwrap_or(isize::MAX),
+                isize::try_from(row.end).unwrap_or(isize::MAX),
+                1,
+            ))?,
+        };
+        // The atom's text, when its value or its citation quotes it, is the same object.
+        let quoted = quoted.map(|quoted| (quoted.as_bytes(), &atom_text));
+        let value = match (&row.value, quoted) {
+            (Normalized::Text(value), Some((quoted, object))) if value.as_bytes() == quoted => {
+                object.clone()
+            }
+            (value, _) => value_object(py, value)?,
+        };
         let (citation, nearest) = match cited {
             Some(cited) => {
-                let fields = citation_fields(py, labels, cited, &mut names)?;
+                let fields = citation_fields(py, labels, cited, &mut names, quoted)?;
                 let [_, _, _, _, _, _, _, cited_text, _] = &fields;
                 let nearest = match row.verdict {
                     Verdict::Contradicted => cited_text.clone(),
@@ -240,15 +261,6 @@ fn verdicts<'py>(
                 (citation_object(&citation_slots, &fields)?, nearest)
             }
             None => (py.None().into_bound(py), py.None().into_bound(py)),
-        };
-        let atom_text = match row.text.and_then(|(from, to)| text.get(from..to)) {
-            Some(text) => PyString::new(py, text).into_any(),
-            None => answer.get_item(PySlice::new(
-                py,
-                isize::try_from(row.start).unwrap_or(isize::MAX),
-                isize::try_from(row.end).unwrap_or(isize::MAX),
-                1,
-            ))?,
         };
         list.append(verdict_slots.instance([
             names.get(row.kind).as_any(),
