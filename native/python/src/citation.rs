@@ -8,6 +8,64 @@ use pyo3::types::PyString;
 
 use crate::evidence::{py_text, SourceLabels};
 
+/// A run of `Texts`' bytes.
+type Run = (usize, usize);
+
+/// Every text of a report's citations and values in one buffer: made without the GIL, freed with
+/// it held in one go.
+#[derive(Default)]
+pub(crate) struct Texts {
+    bytes: Vec<u8>,
+}
+
+impl Texts {
+    pub(crate) fn push(&mut self, text: &[u8]) -> Run {
+        let start = self.bytes.len();
+        self.bytes.extend_from_slice(text);
+        (start, self.bytes.len())
+    }
+
+    pub(crate) fn get(&self, (start, end): Run) -> &[u8] {
+        self.bytes.get(start..end).unwrap_or_default()
+    }
+}
+
+/// A hit's `Citation`, its texts in `Texts`.
+pub(crate) struct Cite {
+    evidence_index: Option<usize>,
+    source_id: Option<Run>,
+    source_kind: Run,
+    name: Option<Run>,
+    path: Option<Run>,
+    start: Option<usize>,
+    end: Option<usize>,
+    text: Run,
+    cell: Option<Run>,
+}
+
+impl Cite {
+    pub(crate) fn new(cited: &Citation, texts: &mut Texts) -> Self {
+        let mut optional = |text: &Option<Vec<u8>>| text.as_deref().map(|text| texts.push(text));
+        let (source_id, name, path, cell) = (
+            optional(&cited.source_id),
+            optional(&cited.name),
+            optional(&cited.path),
+            optional(&cited.cell),
+        );
+        Cite {
+            evidence_index: cited.evidence_index,
+            source_id,
+            source_kind: texts.push(&cited.source_kind),
+            name,
+            path,
+            start: cited.start,
+            end: cited.end,
+            text: texts.push(&cited.text),
+            cell,
+        }
+    }
+}
+
 /// The vocabulary names and source kinds one report repeats on every verdict, each made once.
 pub(crate) struct Names<'py> {
     py: Python<'py>,
@@ -45,9 +103,9 @@ impl<'py> Names<'py> {
     }
 }
 
-fn optional<'py>(py: Python<'py>, text: Option<&[u8]>) -> PyResult<Bound<'py, PyAny>> {
-    match text {
-        Some(text) => py_text(py, text),
+fn optional<'py>(py: Python<'py>, texts: &Texts, run: Option<Run>) -> PyResult<Bound<'py, PyAny>> {
+    match run {
+        Some(run) => py_text(py, texts.get(run)),
         None => Ok(py.None().into_bound(py)),
     }
 }
@@ -58,13 +116,14 @@ fn optional<'py>(py: Python<'py>, text: Option<&[u8]>) -> PyResult<Bound<'py, Py
 pub(crate) fn citation_fields<'py>(
     py: Python<'py>,
     labels: &SourceLabels<'py>,
-    cited: &Citation,
+    cited: &Cite,
+    texts: &Texts,
     names: &mut Names<'py>,
     quoted: Option<(&[u8], &Bound<'py, PyAny>)>,
 ) -> PyResult<[Bound<'py, PyAny>; 9]> {
     let text = match quoted {
-        Some((quoted, object)) if quoted == cited.text.as_slice() => object.clone(),
-        _ => py_text(py, &cited.text)?,
+        Some((quoted, object)) if quoted == texts.get(cited.text) => object.clone(),
+        _ => py_text(py, texts.get(cited.text))?,
     };
     let given = cited
         .evidence_index
@@ -73,9 +132,9 @@ pub(crate) fn citation_fields<'py>(
     let [source_id, source_kind, name] = match given {
         Some(given) => given.clone(),
         None => [
-            optional(py, cited.source_id.as_deref())?,
-            names.source_kind(&cited.source_kind)?,
-            optional(py, cited.name.as_deref())?,
+            optional(py, texts, cited.source_id)?,
+            names.source_kind(texts.get(cited.source_kind))?,
+            optional(py, texts, cited.name)?,
         ],
     };
     Ok([
@@ -83,10 +142,10 @@ pub(crate) fn citation_fields<'py>(
         source_id,
         source_kind,
         name,
-        optional(py, cited.path.as_deref())?,
+        optional(py, texts, cited.path)?,
         cited.start.into_pyobject(py)?.into_any(),
         cited.end.into_pyobject(py)?.into_any(),
         text,
-        optional(py, cited.cell.as_deref())?,
+        optional(py, texts, cited.cell)?,
     ])
 }

@@ -5,7 +5,6 @@
 //! `scoring/engine.py` turns them into a `GroundednessReport`.
 
 use groundedness_engine::corpus;
-use groundedness_engine::hit::Citation;
 use groundedness_engine::offsets::CharOffsets;
 use groundedness_engine::pytext::lossy;
 use groundedness_engine::scorer::{self, normalized, Normalized, Scored};
@@ -15,8 +14,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyList, PySlice, PyString, PyTuple, PyType};
 
 use crate::boundary::{detached, NativeEngineError};
-use crate::citation::{citation_fields, Names};
-use crate::evidence::{convert, text_of, SourceLabels};
+use crate::citation::{citation_fields, Cite, Names, Texts};
+use crate::evidence::{convert, py_text, text_of, SourceLabels};
 use crate::policy::policy_of;
 use crate::report::Slots;
 
@@ -31,22 +30,29 @@ struct Row {
     end: usize,
     /// The atom's bytes in the engine's answer text (None: sliced from the Python string).
     text: Option<(usize, usize)>,
-    value: Normalized,
+    value: Value,
     verdict: Verdict,
     reason: &'static str,
     cited: Cited,
 }
 
+/// An atom's normalized value, a text in `Texts`.
+enum Value {
+    Number(Option<f64>),
+    Text((usize, usize)),
+}
+
 enum Cited {
     /// A directly cited value (or none: no hit, or nothing indexed).
-    Value(Option<Citation>),
+    Value(Option<Cite>),
     /// A derived figure: its operation and its operands' citations (None: nothing indexed).
-    Derived(&'static str, Vec<Option<Citation>>),
+    Derived(&'static str, Vec<Option<Cite>>),
 }
 
 /// What one call found, computed without the GIL.
 struct Found {
     rows: Vec<Row>,
+    texts: Texts,
     no_evidence: bool,
     reasons: Vec<&'static str>,
     answer_truncated: bool,
@@ -69,7 +75,10 @@ impl Found {
     fn of(scored: &Scored<'_>) -> Found {
         let mut offsets = CharOffsets::new(scored.text);
         let corpus = scored.corpus();
-        let cite = |hit: &groundedness_engine::hit::Hit| corpus.map(|corpus| hit.citation(corpus));
+        let mut texts = Texts::default();
+        let cite = |hit: &groundedness_engine::hit::Hit, texts: &mut Texts| {
+            corpus.map(|corpus| Cite::new(&hit.citation(corpus), texts))
+        };
         let rows = scored
             .atoms
             .iter()
@@ -82,20 +91,30 @@ impl Found {
                     .text
                     .get(atom.start..atom.end)
                     .map(|_| (atom.start, atom.end)),
-                value: normalized(atom, judgement.reading.as_ref()),
+                value: match normalized(atom, judgement.reading.as_ref()) {
+                    Normalized::Number(number) => Value::Number(number),
+                    Normalized::Text(text) => Value::Text(texts.push(text.as_bytes())),
+                },
                 verdict: judgement.verdict,
                 reason: judgement.reason.as_str(),
                 cited: match &judgement.derivation {
                     Some(derivation) => Cited::Derived(
                         derivation.operation.as_str(),
-                        derivation.operands.iter().map(|hit| cite(hit)).collect(),
+                        derivation
+                            .operands
+                            .iter()
+                            .map(|hit| cite(hit, &mut texts))
+                            .collect(),
                     ),
-                    None => Cited::Value(judgement.hit.as_ref().and_then(|hit| cite(hit))),
+                    None => {
+                        Cited::Value(judgement.hit.as_ref().and_then(|hit| cite(hit, &mut texts)))
+                    }
                 },
             })
             .collect();
         Found {
             rows,
+            texts,
             no_evidence: scored.no_evidence,
             reasons: scored.truncation.iter().map(|r| r.as_str()).collect(),
             answer_truncated: scored.answer_truncated,
@@ -170,10 +189,10 @@ fn citation_object<'py>(
     ])
 }
 
-fn value_object<'py>(py: Python<'py>, value: &Normalized) -> PyResult<Bound<'py, PyAny>> {
+fn value_object<'py>(py: Python<'py>, value: &Value, texts: &Texts) -> PyResult<Bound<'py, PyAny>> {
     Ok(match value {
-        Normalized::Number(number) => number.into_pyobject(py)?.into_any(),
-        Normalized::Text(text) => PyString::new(py, text).into_any(),
+        Value::Number(number) => number.into_pyobject(py)?.into_any(),
+        Value::Text(run) => py_text(py, texts.get(*run))?,
     })
 }
 
@@ -191,6 +210,7 @@ fn verdicts<'py>(
     types: &ReportTypes<'py>,
 ) -> PyResult<Bound<'py, PyTuple>> {
     let (verdict_slots, citation_slots) = (verdict_slots(&types.0)?, citation_slots(&types.1)?);
+    let texts = &found.texts;
     let mut names = Names::new(py);
     let groups = [PyList::empty(py), PyList::empty(py), PyList::empty(py)];
     let derived = PyList::empty(py);
@@ -211,7 +231,8 @@ fn verdicts<'py>(
                     .iter()
                     .map(|cited| match cited {
                         Some(cited) => {
-                            let fields = citation_fields(py, labels, cited, &mut names, None)?;
+                            let fields =
+                                citation_fields(py, labels, cited, texts, &mut names, None)?;
                             PyTuple::new(py, fields).map(Bound::into_any)
                         }
                         None => Ok(py.None().into_bound(py)),
@@ -222,7 +243,7 @@ fn verdicts<'py>(
                     names.get(row.kind),
                     start,
                     end,
-                    value_object(py, &row.value)?,
+                    value_object(py, &row.value, texts)?,
                     names.get(row.verdict.as_str()),
                     names.get(row.reason),
                     py.None(),
@@ -245,14 +266,14 @@ fn verdicts<'py>(
         // The atom's text, when its value or its citation quotes it, is the same object.
         let quoted = quoted.map(|quoted| (quoted.as_bytes(), &atom_text));
         let value = match (&row.value, quoted) {
-            (Normalized::Text(value), Some((quoted, object))) if value.as_bytes() == quoted => {
+            (Value::Text(run), Some((quoted, object))) if texts.get(*run) == quoted => {
                 object.clone()
             }
-            (value, _) => value_object(py, value)?,
+            (value, _) => value_object(py, value, texts)?,
         };
         let (citation, nearest) = match cited {
             Some(cited) => {
-                let fields = citation_fields(py, labels, cited, &mut names, quoted)?;
+                let fields = citation_fields(py, labels, cited, texts, &mut names, quoted)?;
                 let [_, _, _, _, _, _, _, cited_text, _] = &fields;
                 let nearest = match row.verdict {
                     Verdict::Contradicted => cited_text.clone(),
