@@ -1,8 +1,8 @@
 //! A hit's citation as Python objects: its fields, or the report's plain tuple of them
 //! (`scoring/engine.py` builds a derived figure's `Citation` from its operands' tuples).
 
-use groundedness_engine::fxhash::FxHashMap as HashMap;
 use groundedness_engine::hit::Citation;
+use groundedness_engine::vocabulary::{AtomKind, DerivedOperation, Reason, Verdict};
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
@@ -66,29 +66,68 @@ impl Cite {
     }
 }
 
-/// The vocabulary names and source kinds one report repeats on every verdict, each made once.
+/// The vocabulary names and source kinds one report repeats on every verdict, each made once
+/// (vocabulary members by their position).
 pub(crate) struct Names<'py> {
     py: Python<'py>,
-    names: HashMap<&'static str, Bound<'py, PyString>>,
+    kinds: Vec<Option<Bound<'py, PyString>>>,
+    verdicts: Vec<Option<Bound<'py, PyString>>>,
+    reasons: Vec<Option<Bound<'py, PyString>>>,
+    operations: Vec<Option<Bound<'py, PyString>>>,
     /// The source kind cited last (nearly every citation cites the same one).
     kind: Option<(Vec<u8>, Bound<'py, PyAny>)>,
+}
+
+/// The name at `at` of a vocabulary's names, made when first asked for.
+fn made<'py>(
+    py: Python<'py>,
+    names: &mut [Option<Bound<'py, PyString>>],
+    at: usize,
+    name: &'static str,
+) -> Bound<'py, PyString> {
+    match names.get_mut(at) {
+        Some(Some(made)) => made.clone(),
+        Some(slot) => slot.insert(PyString::new(py, name)).clone(),
+        None => PyString::new(py, name),
+    }
 }
 
 impl<'py> Names<'py> {
     pub(crate) fn new(py: Python<'py>) -> Self {
         Names {
             py,
-            names: HashMap::default(),
+            kinds: vec![None; AtomKind::ALL.len()],
+            verdicts: vec![None; Verdict::ALL.len()],
+            reasons: vec![None; Reason::ALL.len()],
+            operations: vec![None; DerivedOperation::ALL.len()],
             kind: None,
         }
     }
 
-    pub(crate) fn get(&mut self, name: &'static str) -> Bound<'py, PyString> {
-        let py = self.py;
-        self.names
-            .entry(name)
-            .or_insert_with(|| PyString::new(py, name))
-            .clone()
+    pub(crate) fn kind(&mut self, kind: AtomKind) -> Bound<'py, PyString> {
+        made(self.py, &mut self.kinds, kind as usize, kind.as_str())
+    }
+
+    pub(crate) fn verdict(&mut self, verdict: Verdict) -> Bound<'py, PyString> {
+        made(
+            self.py,
+            &mut self.verdicts,
+            verdict as usize,
+            verdict.as_str(),
+        )
+    }
+
+    pub(crate) fn reason(&mut self, reason: Reason) -> Bound<'py, PyString> {
+        made(self.py, &mut self.reasons, reason as usize, reason.as_str())
+    }
+
+    pub(crate) fn operation(&mut self, operation: DerivedOperation) -> Bound<'py, PyString> {
+        made(
+            self.py,
+            &mut self.operations,
+            operation as usize,
+            operation.as_str(),
+        )
     }
 
     fn source_kind(&mut self, kind: &[u8]) -> PyResult<Bound<'py, PyAny>> {

@@ -8,7 +8,7 @@ use groundedness_engine::corpus;
 use groundedness_engine::offsets::CharOffsets;
 use groundedness_engine::pytext::lossy;
 use groundedness_engine::scorer::{self, normalized, Normalized, Scored};
-use groundedness_engine::vocabulary::Verdict;
+use groundedness_engine::vocabulary::{AtomKind, DerivedOperation, Reason, Verdict};
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PySlice, PyString, PyTuple, PyType};
@@ -24,7 +24,7 @@ type ReportTypes<'py> = (Bound<'py, PyType>, Bound<'py, PyType>);
 
 /// One judged atom as plain data: everything its verdict object is made of.
 struct Row {
-    kind: &'static str,
+    kind: AtomKind,
     /// In code points.
     start: usize,
     end: usize,
@@ -32,7 +32,7 @@ struct Row {
     text: Option<(usize, usize)>,
     value: Value,
     verdict: Verdict,
-    reason: &'static str,
+    reason: Reason,
     cited: Cited,
 }
 
@@ -46,7 +46,7 @@ enum Cited {
     /// A directly cited value (or none: no hit, or nothing indexed).
     Value(Option<Cite>),
     /// A derived figure: its operation and its operands' citations (None: nothing indexed).
-    Derived(&'static str, Vec<Option<Cite>>),
+    Derived(DerivedOperation, Vec<Option<Cite>>),
 }
 
 /// What one call found, computed without the GIL.
@@ -84,7 +84,7 @@ impl Found {
             .iter()
             .zip(&scored.judged)
             .map(|(atom, judgement)| Row {
-                kind: atom.kind.as_str(),
+                kind: atom.kind,
                 start: offsets.of(atom.start),
                 end: offsets.of(atom.end),
                 text: scored
@@ -96,10 +96,10 @@ impl Found {
                     Normalized::Text(text) => Value::Text(texts.push(text.as_bytes())),
                 },
                 verdict: judgement.verdict,
-                reason: judgement.reason.as_str(),
+                reason: judgement.reason,
                 cited: match &judgement.derivation {
                     Some(derivation) => Cited::Derived(
-                        derivation.operation.as_str(),
+                        derivation.operation,
                         derivation
                             .operands
                             .iter()
@@ -240,14 +240,14 @@ fn verdicts<'py>(
                     .collect::<PyResult<Vec<_>>>()?;
                 derived.append((group, list.len()))?;
                 list.append((
-                    names.get(row.kind),
+                    names.kind(row.kind),
                     start,
                     end,
                     value_object(py, &row.value, texts)?,
-                    names.get(row.verdict.as_str()),
-                    names.get(row.reason),
+                    names.verdict(row.verdict),
+                    names.reason(row.reason),
                     py.None(),
-                    names.get(operation),
+                    names.operation(*operation),
                     operands,
                 ))?;
                 continue;
@@ -284,13 +284,13 @@ fn verdicts<'py>(
             None => (py.None().into_bound(py), py.None().into_bound(py)),
         };
         list.append(verdict_slots.instance([
-            names.get(row.kind).as_any(),
+            names.kind(row.kind).as_any(),
             &atom_text,
             &value,
             start.as_any(),
             end.as_any(),
-            names.get(row.verdict.as_str()).as_any(),
-            names.get(row.reason).as_any(),
+            names.verdict(row.verdict).as_any(),
+            names.reason(row.reason).as_any(),
             &citation,
             &nearest,
         ])?)?;
