@@ -11,10 +11,11 @@ def vocabularies() -> list[tuple[str, list[str]]]: ...
 # (evidence_index, source_id, source_kind, name, path, start, end, text, cell)
 _Cited = tuple[int | None, Any, Any, Any, str | None, int | None, int | None, str, str | None]
 
-# score.rs: per judged atom an AtomVerdict (`types` = (AtomVerdict, Citation)), but for a derived
-# figure (kind, start, end, normalized value, verdict, reason, None, operation, operands'
-# citations); no_evidence, truncation reasons, answer_truncated, atoms unchecked, (score,
-# sentence score, strict pass) or None, label.
+# score.rs: the judged atoms as (supported, contradicted, unsupported, derived figures' (group,
+# position)), each an AtomVerdict (`types` = (AtomVerdict, Citation)), but a derived figure's
+# (kind, start, end, normalized value, verdict, reason, None, operation, operands' citations);
+# no_evidence, truncation reasons, answer_truncated, atoms unchecked, (score, sentence score,
+# strict pass) or None, label.
 def score(
     answer: str,
     items: Iterable[Any],
@@ -22,7 +23,7 @@ def score(
     policy: Any,
     types: tuple[type, type],
 ) -> tuple[
-    list[Any | tuple[str, int, int, float | str | None, str, str, _Cited | None, str | None, list[_Cited]]],
+    tuple[list[Any], list[Any], list[Any], list[tuple[int, int]]],
     bool,
     list[str],
     bool,

@@ -41,18 +41,22 @@ def score(
     policy = policy or DEFAULT_POLICY
     answer = readable(answer)
     found = _native.score(answer, items(evidence), user_prompt, policy, _REPORT_TYPES)
-    verdicts, no_evidence, reasons, answer_truncated, unchecked, figures, label = found
+    groups, no_evidence, reasons, answer_truncated, unchecked, figures, label = found
     # The engine makes each verdict an `AtomVerdict`, but for a derived figure (its citation's
-    # text is `derivation_formula`'s). A derived figure is always supported: no nearest evidence.
-    judged = [verdict if type(verdict) is AtomVerdict else _verdict(answer, verdict) for verdict in verdicts]
+    # text is `derivation_formula`'s), listed by (group, position).
+    supported, contradicted, unsupported, derived = groups
+    judged = (supported, contradicted, unsupported)
+    for group, at in derived:
+        judged[group][at] = _verdict(answer, judged[group][at])
+    total = len(supported) + len(contradicted) + len(unsupported)
     ratio, sentences, strict = figures if figures is not None else (None, None, None)
     return GroundednessReport(
         score=ratio,
-        total_atoms=len(judged),
-        supported=tuple([v for v in judged if v.verdict == "supported"]),
-        contradicted=tuple([v for v in judged if v.verdict == "contradicted"]),
-        unsupported=tuple([v for v in judged if v.verdict == "unsupported"]),
-        no_factual_content=not judged,
+        total_atoms=total,
+        supported=tuple(supported),
+        contradicted=tuple(contradicted),
+        unsupported=tuple(unsupported),
+        no_factual_content=not total,
         no_evidence=no_evidence,
         evidence_truncated=bool(reasons),
         label=cast(Label, label),
@@ -113,7 +117,8 @@ def _derived(operation: DerivedOperation, operands: list[_Cited]) -> Citation:
 
 
 def _verdict(answer: str, found: tuple[Any, ...]) -> AtomVerdict:
-    """A derived figure's verdict: its citation names the operation over its operands' citations."""
+    """A derived figure's verdict: its citation names the operation over its operands' citations.
+    A derived figure is always supported: no nearest evidence."""
     kind, start, end, value, verdict, reason, _, operation, operands = found
     return AtomVerdict(
         kind=kind,

@@ -55,6 +55,33 @@ pub(crate) fn walk<'py>(
     max_evidence_bytes: i64,
     every_string: bool,
 ) -> PyResult<(Corpus, SourceLabels<'py>)> {
+    let converted = convert(py, items, prompt, max_evidence_bytes, every_string)?;
+    let (evidence, settings) = (converted.evidence, converted.settings);
+    let corpus = py.detach(move || corpus::collect(evidence, settings));
+    match converted.raised {
+        Some(error) if corpus.raised => Err(error),
+        _ => Ok((corpus, converted.labels)),
+    }
+}
+
+/// Python evidence converted for `corpus::collect` (the only part of the walk that needs the
+/// GIL: the caller runs the walk itself without it).
+pub(crate) struct Converted<'py> {
+    pub evidence: Evidence,
+    pub settings: Settings,
+    /// The first error reading a value raised: the walk's, if the corpus says it `raised`.
+    pub raised: Option<PyErr>,
+    pub labels: SourceLabels<'py>,
+}
+
+/// Converts the evidence items (and the prompt, when it is evidence) into the engine's arena.
+pub(crate) fn convert<'py>(
+    py: Python<'py>,
+    items: &Bound<'py, PyAny>,
+    prompt: Option<&Bound<'py, PyAny>>,
+    max_evidence_bytes: i64,
+    every_string: bool,
+) -> PyResult<Converted<'py>> {
     let mut converter = Converter::new(py, max_evidence_bytes)?;
     let evidence = converter.evidence(items, prompt)?;
     let settings = Settings {
@@ -65,13 +92,12 @@ pub(crate) fn walk<'py>(
             .call0()?
             .extract()?,
     };
-    let corpus = py.detach(move || corpus::collect(evidence, settings));
-    if corpus.raised {
-        if let Some(error) = converter.raised.take() {
-            return Err(error);
-        }
-    }
-    Ok((corpus, converter.labels))
+    Ok(Converted {
+        evidence,
+        settings,
+        raised: converter.raised,
+        labels: converter.labels,
+    })
 }
 
 /// Python types the conversion tells apart beyond the built-in ones.
@@ -196,7 +222,7 @@ const TAIL_ROWS: usize = 4097;
 const TAIL_TEXT_CHARS: usize = 200;
 
 /// What one Python value becomes: a leaf node, or a container to open.
-enum Converted<'py> {
+enum Value<'py> {
     Leaf(Node),
     Open(Children<'py>, bool),
 }
@@ -339,17 +365,17 @@ impl<'py> Converter<'py> {
                 let converted = match how {
                     Pending::Value => self.classify_or_raise(&value, false, depth),
                     Pending::MappingValue => self.classify_or_raise(&value, true, depth),
-                    Pending::Tail => Converted::Leaf(self.tail_leaf(&value, depth)?),
+                    Pending::Tail => Value::Leaf(self.tail_leaf(&value, depth)?),
                     Pending::Row => match self.classify_tail_row(&value)? {
-                        Some(children) => Converted::Open(children, is_exact_container(&value)),
-                        None => Converted::Leaf(self.tail_leaf(&value, depth)?),
+                        Some(children) => Value::Open(children, is_exact_container(&value)),
+                        None => Value::Leaf(self.tail_leaf(&value, depth)?),
                     },
                 };
                 match converted {
-                    Converted::Leaf(node) => {
+                    Value::Leaf(node) => {
                         scratch.push(self.arena.push(node).map_err(too_large)?);
                     }
-                    Converted::Open(children, exact) => {
+                    Value::Open(children, exact) => {
                         let row = matches!(how, Pending::Row);
                         // Its node is made now (filled in when it closes) so a cycle can link to it.
                         let map = children.is_map();
@@ -551,8 +577,8 @@ impl<'py> Converter<'py> {
             return Ok(Node::Cut { exact });
         }
         match self.classify(value, true, depth) {
-            Ok(Converted::Leaf(node)) => Ok(node),
-            Ok(Converted::Open(..)) | Err(_) => Ok(Node::Cut { exact }),
+            Ok(Value::Leaf(node)) => Ok(node),
+            Ok(Value::Open(..)) | Err(_) => Ok(Node::Cut { exact }),
         }
     }
 
@@ -610,12 +636,12 @@ impl<'py> Converter<'py> {
         value: &Bound<'py, PyAny>,
         in_mapping: bool,
         depth: usize,
-    ) -> Converted<'py> {
+    ) -> Value<'py> {
         match self.classify(value, in_mapping, depth) {
             Ok(converted) => converted,
             Err(error) => {
                 self.raised.get_or_insert(error);
-                Converted::Leaf(Node::Raises)
+                Value::Leaf(Node::Raises)
             }
         }
     }
@@ -626,26 +652,26 @@ impl<'py> Converter<'py> {
         value: &Bound<'py, PyAny>,
         in_mapping: bool,
         depth: usize,
-    ) -> PyResult<Converted<'py>> {
+    ) -> PyResult<Value<'py>> {
         if let Ok(text) = value.cast_exact::<PyString>() {
             let bytes = text_of(text)?;
             let charge = self.string_charge(&bytes);
             self.charge(charge, depth);
-            return Ok(Converted::Leaf(Node::Str(self.text(&bytes)?)));
+            return Ok(Value::Leaf(Node::Str(self.text(&bytes)?)));
         }
         if value.is_exact_instance_of::<PyInt>() {
             let node = self.int(value)?;
             if !matches!(node, Node::HugeInt) {
                 self.charge(8, depth);
             }
-            return Ok(Converted::Leaf(node));
+            return Ok(Value::Leaf(node));
         }
         if let Ok(number) = value.cast_exact::<PyFloat>() {
             let number = number.value();
             if number.is_finite() {
                 self.charge(8, depth);
             }
-            return Ok(Converted::Leaf(Node::Float(number)));
+            return Ok(Value::Leaf(Node::Float(number)));
         }
         if value.is_none() || value.is_exact_instance_of::<PyBool>() {
             self.charge(i64::from(!in_mapping), depth);
@@ -653,7 +679,7 @@ impl<'py> Converter<'py> {
                 Ok(flag) => Node::Bool(flag.is_true()),
                 Err(_) => Node::Null,
             };
-            return Ok(Converted::Leaf(node));
+            return Ok(Value::Leaf(node));
         }
         let container = if let Ok(dict) = value.cast_exact::<PyDict>() {
             Some((Children::Dict(dict.items().iter()), true))
@@ -670,22 +696,22 @@ impl<'py> Converter<'py> {
         if let Some((children, exact)) = container {
             if depth >= CONVERTED_DEPTH {
                 let map = children.is_map();
-                return Ok(Converted::Leaf(Node::Unread { map, exact }));
+                return Ok(Value::Leaf(Node::Unread { map, exact }));
             }
             self.charge(2, depth);
-            return Ok(Converted::Open(children, exact));
+            return Ok(Value::Open(children, exact));
         }
         if value.is_instance_of::<PyString>() {
             let text = text_of(&value.str()?)?.into_owned();
             let charge = self.string_charge(&text);
             self.charge(charge, depth);
-            return Ok(Converted::Leaf(Node::StrSubclass(self.text(&text)?)));
+            return Ok(Value::Leaf(Node::StrSubclass(self.text(&text)?)));
         }
         if let Some(number) = self.finite_number(value)? {
             self.charge(8, depth);
             let literal = text_of(&value.str()?)?.into_owned();
             let literal = self.text(&literal)?;
-            return Ok(Converted::Leaf(Node::Number {
+            return Ok(Value::Leaf(Node::Number {
                 value: number,
                 literal,
             }));
@@ -695,12 +721,12 @@ impl<'py> Converter<'py> {
         } else {
             match value.str() {
                 Ok(text) => text,
-                Err(_) => return Ok(Converted::Leaf(Node::Opaque)), // a broken __str__
+                Err(_) => return Ok(Value::Leaf(Node::Opaque)), // a broken __str__
             }
         };
         let text = text_of(&text)?.into_owned();
         self.charge(text.len() as i64, depth);
-        Ok(Converted::Leaf(Node::Text(self.text(&text)?)))
+        Ok(Value::Leaf(Node::Text(self.text(&text)?)))
     }
 
     /// An exact `int`: an i64, its decimal text within ±10**308, or too large to be a float.
