@@ -16,14 +16,16 @@ ANSWER = (
     "order ORD-80239 cost $99,720.46 and 1950 units."
 )
 EVIDENCE = [
-    '[{"order_id": "ORD-52445", "amount": "$994,908.19", "qty": 7468, "date": "2026-11-02", "discount": "5%"},'
+    '[{"order_id": "ORD-52445", "amount": "$994,908.19", "qty": 7468, "date": "2026-11-02",'
+    ' "discount": "5%"},'
     ' {"order_id": "ORD-80239", "amount": "$99,702.46", "qty": 1950}]'
 ]
 
 
 def _plain(cls: type) -> type:
     """A dict-based class with `cls`'s fields: no slots for the probe to find."""
-    return dataclasses.make_dataclass(f"Plain{cls.__name__}", [field.name for field in dataclasses.fields(cls)])
+    names = [field.name for field in dataclasses.fields(cls)]
+    return dataclasses.make_dataclass(f"Plain{cls.__name__}", names)
 
 
 def _fields(value: Any) -> Any:
