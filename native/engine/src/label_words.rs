@@ -7,6 +7,7 @@
 
 use std::borrow::Cow;
 use std::cell::OnceCell;
+use std::sync::OnceLock;
 
 use crate::fxhash::FxHashSet as HashSet;
 use crate::pytext::lossy;
@@ -31,7 +32,7 @@ const LABEL_KEYS: [&str; 9] = [
     "category",
     "description",
 ];
-/// Words that appear next to any figure and so tie nothing to anything (sorted: searched).
+/// Words that appear next to any figure and so tie nothing to anything.
 const STOPWORDS: [&str; 103] = [
     "about",
     "all",
@@ -168,6 +169,14 @@ const DECREASE_WORDS: [&str; 26] = [
     "shrunk",
 ];
 const DECREASE_WINDOW: usize = 30;
+/// Whether `word` is one of `STOPWORDS`: a hash probe (a binary search over the list was a
+/// string comparison per step, for every word read).
+fn is_stopword(word: &str) -> bool {
+    static SET: OnceLock<HashSet<&'static str>> = OnceLock::new();
+    SET.get_or_init(|| STOPWORDS.into_iter().collect())
+        .contains(word)
+}
+
 /// Plural endings and what replaces them, longest first; "-ss", "-us" and "-is" words are no plurals.
 const PLURAL_ENDINGS: [(&str, &str); 5] = [
     ("sses", "ss"),
@@ -202,7 +211,7 @@ fn words_into(text: &str, found: &mut HashSet<String>) {
                 Cow::Owned(lower(run))
             };
             let word = singular(&lowered);
-            if STOPWORDS.binary_search(&word.as_ref()).is_err() && !found.contains(word.as_ref()) {
+            if !is_stopword(&word) && !found.contains(word.as_ref()) {
                 found.insert(word.into_owned());
             }
         }
