@@ -187,7 +187,7 @@ impl Operands {
                 continue;
             };
             let key = Arc::clone(hit.shared_words(corpus));
-            let operand = self.add(
+            let operand = self.push(
                 hit.number,
                 hit.currency(corpus),
                 hit.unit(),
@@ -195,6 +195,7 @@ impl Operands {
                 Ref::Text(Arc::clone(&hit)),
                 key,
             );
+            self.list_key_words(operand);
             self.by_origin
                 .insert(OriginKey::Hit(arc_key(&hit)), operand);
             let slot = *fragment_slot.entry(fragment).or_insert_with(|| {
@@ -253,17 +254,11 @@ impl Operands {
         self.values.len() - 1
     }
 
-    /// A new operand listed under each of its key words.
-    fn add(
-        &mut self,
-        value: f64,
-        currency: Option<String>,
-        unit: Option<&'static str>,
-        kind: Arc<str>,
-        reference: Ref,
-        key: Arc<HashSet<String>>,
-    ) -> usize {
-        let operand = self.push(value, currency, unit, kind, reference, Arc::clone(&key));
+    /// Lists `operand` under each of its key words.
+    fn list_key_words(&mut self, operand: usize) {
+        let Some(key) = self.key_words.get(operand) else {
+            return;
+        };
         for word in key.iter() {
             match self.by_key_word.get_mut(word.as_str()) {
                 Some(members) => members.push(operand),
@@ -272,7 +267,6 @@ impl Operands {
                 }
             }
         }
-        operand
     }
 
     /// The text atoms of one fragment, one family per sentence (for two or more).
