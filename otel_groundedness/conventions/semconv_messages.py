@@ -143,6 +143,8 @@ class MessageFacts:
 def read_messages(attributes: Mapping[str, Any], *, agent: bool) -> MessageFacts:
     """Answer, current-turn evidence and prompt from the (string or structured) message attributes."""
     raw_input, raw_output = attributes.get(INPUT_MESSAGES), attributes.get(OUTPUT_MESSAGES)
+    if raw_input is None and raw_output is None:  # content off (or in log events): only the finish reason
+        return _no_content(attributes, agent=agent)
     decoded_input, decoded_output = decode(raw_input), decode(raw_output)
     inputs, outputs = as_list(decoded_input.value), as_list(decoded_output.value)
     evidence = tool_results(inputs, current_turn_start(inputs))
@@ -161,4 +163,17 @@ def read_messages(attributes: Mapping[str, Any], *, agent: bool) -> MessageFacts
         tool_call_step=tool_call_step,
         captured=raw_input is not None or raw_output is not None,
         truncated=decoded_input.truncated or decoded_output.truncated,
+    )
+
+
+def _no_content(attributes: Mapping[str, Any], *, agent: bool) -> MessageFacts:
+    """``read_messages`` when neither message attribute is present (what the full reading yields then)."""
+    reasons = () if agent else finish_reasons(attributes.get("gen_ai.response.finish_reasons"))
+    return MessageFacts(
+        answer=None,
+        evidence=(),
+        user_prompt=None,
+        tool_call_step=stopped_for_tools(reasons),
+        captured=False,
+        truncated=False,
     )
