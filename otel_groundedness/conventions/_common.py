@@ -44,6 +44,10 @@ def span_source_id(span_id: int) -> str:
 
 def finish_reasons(raw: Any) -> tuple[str, ...]:
     """``gen_ai.response.finish_reasons`` as a tuple (it may be a list, a tuple or a JSON string)."""
+    if raw is None:
+        return ()
+    if type(raw) is tuple and all(type(item) is str for item in raw):
+        return raw  # the SDK's and OTLP's form, already as wanted
     decoded = decode(raw).value
     if isinstance(decoded, str):
         return (decoded,)
