@@ -7,7 +7,7 @@ here recurses: both walks keep an explicit stack, and each visits a container on
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 # Charged per scalar that is not text (int, float, bool, None): a pointer and a small object.
@@ -19,6 +19,9 @@ _SCALARS = frozenset({int, float, bool, type(None)})
 
 def estimate_bytes(value: Any) -> int:
     """Approximate bytes held by ``value``: text lengths plus a fixed charge per other scalar."""
+    kind = type(value)
+    if kind is str or kind is bytes:  # most values measured are one text
+        return len(value)
     total = 0
     stack: list[Any] = [value]
     seen: set[int] = set()
@@ -37,12 +40,26 @@ def estimate_bytes(value: Any) -> int:
             seen.add(id(item))
             total += SCALAR_BYTES
             if kind is dict or (kind not in _CONTAINERS and isinstance(item, Mapping)):
-                stack.extend(item.keys())
-                stack.extend(item.values())
+                total += _leaves(item.keys(), stack) + _leaves(item.values(), stack)
             else:
-                stack.extend(item)
+                total += _leaves(item, stack)
         else:
             total += SCALAR_BYTES
+    return total
+
+
+def _leaves(children: Iterable[Any], stack: list[Any]) -> int:
+    """The bytes of the exact-type text and scalar ``children``; the others go on ``stack`` (most
+    children of a JSON document are leaves: summed here, they skip a push and a pop each)."""
+    total = 0
+    for child in children:
+        kind = type(child)
+        if kind is str or kind is bytes:
+            total += len(child)
+        elif kind in _SCALARS:
+            total += SCALAR_BYTES
+        else:
+            stack.append(child)
     return total
 
 

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from otel_groundedness.conventions._json import as_dict, as_list, as_text, decode
+from otel_groundedness.conventions._json import as_dict, as_list, decode
 from otel_groundedness.records import RETRIEVAL, SpanFacts, SpanRecord, TurnContext
 from otel_groundedness.scoring.evidence import Evidence
 
@@ -24,8 +24,8 @@ _TEXT_PART_TYPES = (None, "text", "input_text", "output_text")
 def text_attr(attributes: Mapping[str, Any], *keys: str) -> str | None:
     """The first non-empty string value among ``keys``."""
     for key in keys:
-        value = as_text(attributes.get(key))
-        if value is not None:
+        value = attributes.get(key)
+        if isinstance(value, str) and value:  # ``as_text`` inlined: this runs for every key read
             return value
     return None
 
@@ -44,6 +44,10 @@ def span_source_id(span_id: int) -> str:
 
 def finish_reasons(raw: Any) -> tuple[str, ...]:
     """``gen_ai.response.finish_reasons`` as a tuple (it may be a list, a tuple or a JSON string)."""
+    if raw is None:
+        return ()
+    if type(raw) is tuple and all(type(item) is str for item in raw):
+        return raw  # the SDK's and OTLP's form, already as wanted
     decoded = decode(raw).value
     if isinstance(decoded, str):
         return (decoded,)
@@ -100,17 +104,25 @@ def text_blocks(value: Any) -> Any:
     return value if text is None else text
 
 
+# ``semconv_context``'s keys: the provider (≥1.37, then ≤1.36), then TurnContext's fields in order.
+_CONTEXT_KEYS = (
+    "gen_ai.provider.name",
+    "gen_ai.system",
+    "gen_ai.request.model",
+    "gen_ai.response.model",
+    "gen_ai.agent.name",
+    "gen_ai.response.id",
+    "gen_ai.conversation.id",
+)
+
+
 def semconv_context(attributes: Mapping[str, Any], operation: str | None) -> TurnContext:
     """The turn descriptors from standard ``gen_ai.*`` attributes (≤1.36 and ≥1.37 names)."""
-    return TurnContext(
-        operation=operation,
-        provider=text_attr(attributes, "gen_ai.provider.name", "gen_ai.system"),
-        request_model=text_attr(attributes, "gen_ai.request.model"),
-        response_model=text_attr(attributes, "gen_ai.response.model"),
-        agent_name=text_attr(attributes, "gen_ai.agent.name"),
-        response_id=text_attr(attributes, "gen_ai.response.id"),
-        conversation_id=text_attr(attributes, "gen_ai.conversation.id"),
-    )
+    # One pass of plain lookups (``text_attr`` per field costs a call each, for every span and log).
+    provider, system, *rest = [
+        value if isinstance(value, str) and value else None for value in map(attributes.get, _CONTEXT_KEYS)
+    ]
+    return TurnContext(operation, provider or system, *rest)
 
 
 def tool_span_facts(

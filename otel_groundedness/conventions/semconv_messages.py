@@ -97,13 +97,6 @@ def output_asks_for_tools(output_messages: list[Any], span_finish_reasons: tuple
     return asks_for_tools(reasons, has_tool_call(message))
 
 
-def final_answer(output_messages: list[Any], span_finish_reasons: tuple[str, ...]) -> str | None:
-    """The text of the first output message, or None when there is none or the model asks for tools."""
-    if not output_messages or output_asks_for_tools(output_messages, span_finish_reasons):
-        return None
-    return message_text(output_messages[0]) or None
-
-
 def agent_answer(output_messages: list[Any]) -> str | None:
     """The text of the last assistant output message that has text, ignoring tool parts.
 
@@ -143,22 +136,39 @@ class MessageFacts:
 def read_messages(attributes: Mapping[str, Any], *, agent: bool) -> MessageFacts:
     """Answer, current-turn evidence and prompt from the (string or structured) message attributes."""
     raw_input, raw_output = attributes.get(INPUT_MESSAGES), attributes.get(OUTPUT_MESSAGES)
+    if raw_input is None and raw_output is None:  # content off (or in log events): only the finish reason
+        return _no_content(attributes, agent=agent)
     decoded_input, decoded_output = decode(raw_input), decode(raw_output)
     inputs, outputs = as_list(decoded_input.value), as_list(decoded_output.value)
-    evidence = tool_results(inputs, current_turn_start(inputs))
+    start = current_turn_start(inputs)  # found once: the evidence and the prompt both need it
+    evidence = tool_results(inputs, start)
     tool_call_step = False
     if agent:
         answer = agent_answer(outputs)
         evidence += tool_results(outputs)
     else:
         reasons = finish_reasons(attributes.get("gen_ai.response.finish_reasons"))
-        answer = final_answer(outputs, reasons)
         tool_call_step = output_asks_for_tools(outputs, reasons)
+        # The first output message's text, unless the model asks for tools.
+        answer = None if not outputs or tool_call_step else message_text(outputs[0]) or None
     return MessageFacts(
         answer=answer,
         evidence=evidence,
-        user_prompt=last_user_text(inputs),
+        user_prompt=message_text(inputs[start - 1]) if start else None,  # as ``last_user_text``
         tool_call_step=tool_call_step,
         captured=raw_input is not None or raw_output is not None,
         truncated=decoded_input.truncated or decoded_output.truncated,
+    )
+
+
+def _no_content(attributes: Mapping[str, Any], *, agent: bool) -> MessageFacts:
+    """``read_messages`` when neither message attribute is present (what the full reading yields then)."""
+    reasons = () if agent else finish_reasons(attributes.get("gen_ai.response.finish_reasons"))
+    return MessageFacts(
+        answer=None,
+        evidence=(),
+        user_prompt=None,
+        tool_call_step=stopped_for_tools(reasons),
+        captured=False,
+        truncated=False,
     )

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 
 from otel_groundedness.conventions import read_span
 from otel_groundedness.core.evaluation import Evaluation, enrich_record
@@ -80,8 +81,9 @@ class _Step:
     record: SpanRecord | LogEventRecord
     facts: SpanFacts | None = None
 
-    def order(self) -> tuple[int, int, int]:
-        return (self.timestamp_ns, self.phase, self.position)
+
+# The feeding order, read in C (a method per step costs a Python call each).
+_STEP_ORDER = attrgetter("timestamp_ns", "phase", "position")
 
 
 def score_trace(
@@ -124,7 +126,7 @@ def score_trace(
     for position, event in enumerate(log_events):
         if is_genai_input(event.event_name):
             steps.append(_Step(event.timestamp_ns, 1, position, event))
-    for step in sorted(steps, key=_Step.order):
+    for step in sorted(steps, key=_STEP_ORDER):
         item = step.record
         if isinstance(item, LogEventRecord):
             decisions.extend(core.log_event(item))

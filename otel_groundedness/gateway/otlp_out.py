@@ -26,12 +26,13 @@ def write_evaluation(span: Span, evaluation: Evaluation) -> None:
     defaults = evaluation.span_defaults
     replaced: set[str] = set()
     for item in span.attributes:
-        if item.key in added:
+        key = item.key  # read once: each read of a protobuf string field builds a new str
+        if key in added:
             item.value.Clear()
-            set_any_value(item.value, added[item.key])
-            replaced.add(item.key)
-        elif item.key in defaults:
-            replaced.add(item.key)
+            set_any_value(item.value, added[key])
+            replaced.add(key)
+        elif key in defaults:
+            replaced.add(key)
     if replaced or defaults:
         added = {key: value for key, value in {**defaults, **added}.items() if key not in replaced}
     add_key_values(span.attributes, added)

@@ -119,21 +119,27 @@ def log_message(event: LogEventRecord) -> LogRecord:
 
 
 def span_record(span: Span, resource: dict[str, Any], scope: str, reader: ValueReader) -> SpanRecord:
+    # Positional, and no generator for the usual span without events: the gateway reads every span here.
+    events = span.events
     return SpanRecord(
-        trace_id=int_id(span.trace_id),
-        span_id=int_id(span.span_id),
-        parent_span_id=int_id(span.parent_span_id) or None,
-        name=span.name,
-        kind=_KIND_NAMES.get(span.kind, "INTERNAL"),
-        start_time_ns=span.start_time_unix_nano,
-        end_time_ns=span.end_time_unix_nano,
-        attributes=reader.attributes(span.attributes),
-        events=tuple(
-            SpanEventRecord(event.name, reader.attributes(event.attributes), event.time_unix_nano)
-            for event in span.events
-        ),
-        resource=resource,
-        scope=scope,
+        int_id(span.trace_id),
+        int_id(span.span_id),
+        int_id(span.parent_span_id) or None,
+        span.name,
+        _KIND_NAMES.get(span.kind, "INTERNAL"),
+        span.start_time_unix_nano,
+        span.end_time_unix_nano,
+        reader.attributes(span.attributes),
+        tuple(
+            [
+                SpanEventRecord(event.name, reader.attributes(event.attributes), event.time_unix_nano)
+                for event in events
+            ]
+        )
+        if events
+        else (),
+        resource,
+        scope,
     )
 
 

@@ -35,20 +35,16 @@ class ValueReader:
 
     def value(self, value: AnyValue, depth: int = 0) -> Any:
         """The Python value of an ``AnyValue``: str, bool, int, float, bytes, tuple, dict or None."""
-        which = value.WhichOneof("value")
-        if which == "string_value":  # most values: one comparison, no getattr by name
-            return value.string_value
-        return self._other(value, which, depth)
+        text = value.string_value  # most values: a non-empty string is the set member of the oneof
+        return text if text else self._other(value, value.WhichOneof("value"), depth)
 
     def attributes(self, items: Iterable[KeyValue], depth: int = 0) -> dict[str, Any]:
         """A dict from repeated ``KeyValue`` (a later duplicate key wins, as in the SDK)."""
         result: dict[str, Any] = {}
-        for item in items:  # ``value`` inlined for strings: the gateway reads every attribute here
+        for item in items:  # ``value`` inlined: the gateway reads every attribute here
             value = item.value
-            which = value.WhichOneof("value")
-            result[item.key] = (
-                value.string_value if which == "string_value" else self._other(value, which, depth)
-            )
+            text = value.string_value
+            result[item.key] = text if text else self._other(value, value.WhichOneof("value"), depth)
         return result
 
     def _other(self, value: AnyValue, which: str | None, depth: int) -> Any:

@@ -49,8 +49,9 @@ _ATOM_TURN_KEYS = tuple(
 )
 
 
-def _select(keys: tuple[str, ...], values: Mapping[str, Any]) -> dict[str, Any]:
-    return {key: capped(values[key]) for key in keys if values.get(key) is not None}
+def _select(keys: tuple[str, ...], labels: Mapping[str, Any]) -> dict[str, Any]:
+    """The ``labels`` (set and capped already) an instrument keeps."""
+    return {key: labels[key] for key in keys if key in labels}
 
 
 def capped(value: Any) -> Any:
@@ -112,7 +113,7 @@ class GroundednessInstruments:
         """One evaluated turn: its label, its score (scored labels only), its atoms, whether it ran out
         of work budget, and its cost; measured in the context of ``span``, the scored span."""
         measured_in: Context | None = None if span is None else set_span_in_context(NonRecordingSpan(span))
-        turn = {
+        values = {
             names.ATTR_EVALUATION_NAME: names.EVALUATION_NAME,
             names.ATTR_PROVIDER: context.provider,
             names.ATTR_REQUEST_MODEL: context.request_model,
@@ -121,6 +122,8 @@ class GroundednessInstruments:
             names.ATTR_EVALUATION_SCORE_LABEL: report.label,
             names.ATTR_METRIC_EVALUATOR_VERSION: self._evaluator.version,
         }
+        # Unset labels dropped and the rest capped once, for all the instruments that select from them.
+        turn = {key: capped(value) for key, value in values.items() if value is not None}
         self._counters[names.METRIC_TURNS.name].add(
             1, _select(names.METRIC_TURNS.attributes, turn), measured_in
         )

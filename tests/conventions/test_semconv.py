@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from otel_groundedness.conventions import read_span
+from otel_groundedness.records import TurnContext
 from tests.conventions.spans import (
     ANSWER,
     CALL_ID,
@@ -123,6 +124,36 @@ def test_inference_span_without_content_is_recognised_but_not_captured() -> None
     assert facts is not None
     assert facts.content_captured is False and facts.answer is None
     assert facts.context.provider == "openai"  # ≤1.36 attribute name
+
+
+def test_content_off_spans_read_the_step_from_the_finish_reason_only() -> None:
+    base = {"gen_ai.response.finish_reasons": ("tool_calls",)}
+    step = read_span(span({"gen_ai.operation.name": "chat", **base}))
+    assert step is not None and step.tool_call_step and not step.content_captured
+    assert (step.answer, step.evidence, step.user_prompt, step.content_truncated) == (None, (), None, False)
+    final = read_span(span({"gen_ai.operation.name": "chat", "gen_ai.response.finish_reasons": '["stop"]'}))
+    assert final is not None and not final.tool_call_step and not final.content_captured
+    agent = read_span(span({"gen_ai.operation.name": "invoke_agent", **base}))
+    assert agent is not None and not agent.tool_call_step and agent.content_captured  # agents: no reason read
+
+
+def test_context_takes_non_empty_strings_and_falls_back_to_the_system_name() -> None:
+    facts = read_span(
+        span(
+            {
+                "gen_ai.operation.name": "chat",
+                "gen_ai.provider.name": "",
+                "gen_ai.system": "openai",
+                "gen_ai.request.model": 4,
+                "gen_ai.response.model": "m-1",
+                "gen_ai.agent.name": "planner",
+                "gen_ai.response.id": "r-1",
+                "gen_ai.conversation.id": "c-1",
+            }
+        )
+    )
+    assert facts is not None
+    assert facts.context == TurnContext("chat", "openai", None, "m-1", "planner", "r-1", "c-1")
 
 
 def test_execute_tool_span_keeps_the_raw_result_string() -> None:

@@ -33,3 +33,13 @@ def test_an_unset_value_is_none_and_a_later_duplicate_wins() -> None:
     span.attributes[1].value.string_value = "first"
     span.attributes.add(key="k").value.int_value = 2
     assert ValueReader().attributes(span.attributes) == {"empty": None, "k": 2}
+
+
+def test_empty_and_zero_values_read_as_set_not_as_unset() -> None:
+    written = {"text": "", "raw": b"", "count": 0, "ratio": 0.0, "flag": False}
+    span = Span()
+    add_key_values(span.attributes, written)
+    reader = ValueReader()
+    assert reader.attributes(span.attributes) == written
+    assert reader.value(span.attributes[0].value) == ""
+    assert reader.value(KeyValue().value) is None

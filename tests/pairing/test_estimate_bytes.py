@@ -33,3 +33,13 @@ def test_containers_are_charged_once_plus_their_contents() -> None:
     assert estimate_bytes(mapping) == SCALAR_BYTES + 1 + 1
     shared = ["abcd"]
     assert estimate_bytes([shared, shared]) == SCALAR_BYTES + SCALAR_BYTES + 4
+
+
+def test_nested_documents_count_every_leaf_and_each_container_once() -> None:
+    loop: list[object] = ["ab"]
+    loop.append(loop)
+    assert estimate_bytes(loop) == SCALAR_BYTES + 2
+    inner = {"k": b"xyz"}
+    document = {"a": [inner, inner, (None, 1.5, "cd")], "b": _Text("efg"), "c": inner}
+    # Containers: document, list, inner (once), tuple; keys a, b, c, k; leaves xyz, None, 1.5, cd, efg.
+    assert estimate_bytes(document) == 4 * SCALAR_BYTES + 3 + 1 + 3 + 2 * SCALAR_BYTES + 2 + 3

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from otel_groundedness.pairing import Decisions, PairingBuffer, Release
-from otel_groundedness.records import SpanFacts, SpanRecord, TurnContext
+from otel_groundedness.records import LogEventRecord, LogFacts, SpanFacts, SpanRecord, TurnContext
 from otel_groundedness.scoring.evidence import Evidence
 from tests.pairing.test_pairing import INVOICE, agent, chat, make_buffer, span
 
@@ -167,3 +167,17 @@ def test_identical_content_without_call_ids_is_kept_once_whatever_its_depth() ->
         buffer.add_span(span(span_id, 0, 5), facts, f"tool{span_id}")
     (release,) = buffer.add_span(span(3, 6, 9), chat("Answer 12,345."), "chat").releases
     assert release.turn is not None and len(release.turn.evidence) == 1
+
+
+def test_event_form_content_is_charged_its_text_and_context_once_per_span() -> None:
+    buffer = make_buffer()
+    record = LogEventRecord(trace_id=7, span_id=3, event_name="gen_ai.choice")
+    context = TurnContext(provider="openai", request_model="gpt")
+    buffer.add_log(record, LogFacts("semconv_events", context, answer="abc"))
+    # The item charge, the answer, and the context as a tuple: 8 for it, its text, 8 per None.
+    assert buffer.byte_count == 64 + 3 + (8 + 6 + 3 + 5 * 8)
+    buffer.add_log(record, LogFacts("semconv_events", TurnContext(agent_name="a"), answer="abcd"))
+    assert buffer.byte_count == 64 + 4 + (8 + 6 + 3 + 1 + 4 * 8)  # replaced, not added
+    odd = TurnContext(operation=("x", "y"))  # type: ignore[arg-type]  # not text: measured as a tuple
+    buffer.add_log(LogEventRecord(trace_id=8, span_id=3, event_name="gen_ai.choice"), LogFacts("e", odd))
+    assert buffer.byte_count == 2 * 64 + 4 + (8 + 6 + 3 + 1 + 4 * 8) + (8 + (8 + 2) + 6 * 8)
