@@ -32,14 +32,20 @@ def _throughput(threads: int, calls: int) -> float:
 
 
 def main() -> None:
-    calls = 40 if QUICK else 200
+    # Each measurement lasts a fraction of a second on a shared machine: one and two threads
+    # alternate for several rounds, and each side's best round is compared.
+    calls, rounds = (100, 5) if QUICK else (400, 7)
     _throughput(1, 5)  # warm-up
-    one, two = _throughput(1, calls), _throughput(2, calls)
+    one = two = 0.0
+    for _ in range(rounds):
+        one = max(one, _throughput(1, calls))
+        two = max(two, _throughput(2, calls))
     ratio = two / one
     verdict = "PASS" if ratio >= TARGET else "MISS"
     print(
-        f"score() case (e), {os.cpu_count()} cores: 1 thread {one:,.0f} calls/s, "
-        f"2 threads {two:,.0f} calls/s, ratio {ratio:.2f} (>= {TARGET}) {verdict}"
+        f"score() case (e), {os.cpu_count()} cores, best of {rounds} alternating rounds: "
+        f"1 thread {one:,.0f} calls/s, 2 threads {two:,.0f} calls/s, ratio {ratio:.2f} (>= {TARGET}) "
+        f"{verdict}"
     )
 
 
