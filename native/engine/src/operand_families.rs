@@ -48,12 +48,15 @@ enum Structural<'a> {
 /// A structural family in first-seen order: its key, members, container path and siblings.
 type Placed<'a> = (Structural<'a>, Vec<usize>, Option<PathId>, Option<NodeId>);
 
-/// What `by_origin` is keyed by: Python's `id(path)` of a raw scalar, `id(hit)` of a text atom.
+/// Where an operand came from (Python's `id(path)` of a raw scalar, `id(hit)` of a text atom).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 enum OriginKey {
     Path(PathId),
     Hit(usize),
 }
+
+/// No operand at this path in `Operands::by_path`.
+const NO_OPERAND: u32 = u32::MAX;
 
 /// Every evidence figure that may be an operand, columnar: `values[i]` is operand i's value.
 #[derive(Debug, Default)]
@@ -67,7 +70,9 @@ pub struct Operands {
     pub families: Vec<Vec<usize>>,
     pub by_word: HashMap<String, Vec<usize>>,
     by_container: HashMap<NodeId, Vec<usize>>,
-    by_origin: HashMap<OriginKey, usize>,
+    /// A raw scalar's operand by its path (paths are numbered densely: a table, not a hash).
+    by_path: Vec<u32>,
+    by_hit: HashMap<usize, usize>,
     pub by_key_word: HashMap<String, Vec<usize>>,
     /// Family f holds only JSON numbers without a currency.
     pub plain: Vec<bool>,
@@ -153,7 +158,7 @@ impl Operands {
             if let Some(name) = slot.and_then(|slot| self.names.get_mut(slot)) {
                 name.members.push(operand);
             }
-            self.by_origin.insert(OriginKey::Path(path), operand);
+            self.set_path_operand(path, operand);
             place(
                 corpus,
                 (&mut structural, &mut last_row),
@@ -196,8 +201,7 @@ impl Operands {
                 key,
             );
             self.list_key_words(operand);
-            self.by_origin
-                .insert(OriginKey::Hit(arc_key(&hit)), operand);
+            self.by_hit.insert(arc_key(&hit), operand);
             let slot = *fragment_slot.entry(fragment).or_insert_with(|| {
                 by_fragment.push((fragment, Vec::new()));
                 by_fragment.len() - 1
@@ -252,6 +256,29 @@ impl Operands {
         self.refs.push(reference);
         self.key_words.push(key);
         self.values.len() - 1
+    }
+
+    fn set_path_operand(&mut self, path: PathId, operand: usize) {
+        let (Ok(at), Ok(operand)) = (usize::try_from(path), u32::try_from(operand)) else {
+            return;
+        };
+        if at >= self.by_path.len() {
+            self.by_path.resize(at + 1, NO_OPERAND);
+        }
+        if let Some(slot) = self.by_path.get_mut(at) {
+            *slot = operand;
+        }
+    }
+
+    fn operand_of(&self, key: OriginKey) -> Option<usize> {
+        match key {
+            OriginKey::Path(path) => usize::try_from(path)
+                .ok()
+                .and_then(|at| self.by_path.get(at))
+                .filter(|operand| **operand != NO_OPERAND)
+                .and_then(|operand| usize::try_from(*operand).ok()),
+            OriginKey::Hit(hit) => self.by_hit.get(&hit).copied(),
+        }
     }
 
     /// Lists `operand` under each of its key words.
@@ -441,7 +468,7 @@ impl Operands {
                     families.extend(found.iter().copied());
                 }
             }
-            let operand = key.and_then(|key| self.by_origin.get(&key).copied());
+            let operand = key.and_then(|key| self.operand_of(key));
             if let Some(operand) = operand {
                 if matches!(hit.kind.as_ref(), "raw" | "money" | "number") && seen.insert(operand) {
                     members.push(operand);
