@@ -102,14 +102,25 @@ impl Paths {
         }
         let mut out = b"$".to_vec();
         let mut gap = false; // after an unknown stretch a bracket needs its own "." too: $..[3]
+                             // Each part is written in place: `[`, `.name` or `["name"]`.
+        let bracket = |out: &mut Vec<u8>, gap: bool| {
+            if gap {
+                out.push(b'.');
+            }
+            out.push(b'[');
+        };
         for key in keys.iter().rev() {
-            let part = match key {
+            match key {
                 Key::Somewhere => {
                     out.push(b'.');
                     gap = true;
                     continue;
                 }
-                Key::Index(position) => format!("[{position}]").into_bytes(),
+                Key::Index(position) => {
+                    bracket(&mut out, gap);
+                    out.extend_from_slice(position.to_string().as_bytes());
+                    out.push(b']');
+                }
                 Key::Text(span) => {
                     let text = arena.bytes(*span);
                     if !at_most_chars(text, RENDERED_KEY_CHARS) {
@@ -118,18 +129,19 @@ impl Paths {
                             .unwrap_or(text)
                             .to_vec();
                         cut.extend_from_slice("…".as_bytes());
-                        bracketed(&cut)
+                        bracket(&mut out, gap);
+                        push_json_string(&mut out, &cut);
+                        out.push(b']');
                     } else if is_ascii_identifier(text) {
-                        [b".", text].concat()
+                        out.push(b'.');
+                        out.extend_from_slice(text);
                     } else {
-                        bracketed(text)
+                        bracket(&mut out, gap);
+                        push_json_string(&mut out, text);
+                        out.push(b']');
                     }
                 }
-            };
-            if gap && part.first() == Some(&b'[') {
-                out.push(b'.');
             }
-            out.extend_from_slice(&part);
             gap = false;
         }
         Some(out)
@@ -169,13 +181,6 @@ impl Paths {
         }
         labels
     }
-}
-
-fn bracketed(text: &[u8]) -> Vec<u8> {
-    let mut out = b"[".to_vec();
-    push_json_string(&mut out, text);
-    out.push(b']');
-    out
 }
 
 #[cfg(test)]
