@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from otel_groundedness.scoring import Evidence, GroundednessPolicy, GroundednessReport, score
+from otel_groundedness.scoring.engine import readable
 
 # Fragments that make extraction work hard: figures, separators, currencies, dates, ids, hedges.
 TOKENS = [
@@ -88,9 +89,19 @@ def check_invariants(answer: str, report: GroundednessReport) -> None:
     assert (report.score is None) == vacuous
     assert report.score is None or 0.0 <= report.score <= 1.0
     assert len(report.supported) + len(report.contradicted) + len(report.unsupported) == report.total_atoms
+    # A verdict quotes the answer as it is read: each lone surrogate as U+FFFD (same offsets).
+    read = readable(answer)
     for verdict in report.verdicts:
-        assert answer[verdict.start : verdict.end] == verdict.text
+        assert read[verdict.start : verdict.end] == verdict.text
     assert GroundednessReport.from_dict(json.loads(report.to_json())) == report
+
+
+def test_a_verdict_quotes_a_lone_surrogate_as_the_replacement_character() -> None:
+    answer = "https://x.example/a.\ud800"
+    report = score(answer, [])
+    check_invariants(answer, report)
+    (verdict,) = report.verdicts
+    assert verdict.text == "https://x.example/a.\ufffd" and (verdict.start, verdict.end) == (0, 21)
 
 
 @COMMON
