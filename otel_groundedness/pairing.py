@@ -34,7 +34,6 @@ from typing import Any, Generic, Literal, TypeAlias, TypeVar
 
 from otel_groundedness.payload import (
     DIGEST_BYTES,
-    SCALAR_BYTES,
     estimate_bytes,
     fingerprint,
     text_fingerprint,
@@ -188,21 +187,6 @@ def _record_bytes(record: SpanRecord) -> int:
     for event in record.events:
         size += len(event.name) + estimate_bytes(event.attributes) + _ITEM_OVERHEAD_BYTES
     return size
-
-
-def _context_bytes(context: TurnContext) -> int:
-    """``estimate_bytes`` of the context's values as a tuple, summed directly when they are all text
-    or None (always, from the adapters): a context is measured for every log event."""
-    values = _CONTEXT_VALUES(context)
-    total = SCALAR_BYTES  # the tuple
-    for value in values:
-        if value is None:
-            total += SCALAR_BYTES
-        elif type(value) is str:
-            total += len(value)
-        else:
-            return estimate_bytes(values)
-    return total
 
 
 def _evidence_key(item: Evidence) -> tuple[Any, ...]:
@@ -379,14 +363,14 @@ class PairingBuffer(Generic[H]):
             if facts.answer is not None:
                 content.answer = facts.answer
             content.user_prompt = facts.user_prompt or content.user_prompt
-            context = content.context = _merge_context(facts.context, content.context)
+            content.context = _merge_context(facts.context, content.context)
             content.tool_call_step = content.tool_call_step or facts.tool_call_step
             content.truncated = content.truncated or facts.content_truncated
             content.size = (
                 _ITEM_OVERHEAD_BYTES
                 + len(content.answer or "")
                 + len(content.user_prompt or "")
-                + _context_bytes(context)
+                + estimate_bytes(_CONTEXT_VALUES(content.context))
             )
             state.size += content.size - before
         self._enforce_bytes(record.trace_id, state, decisions)
