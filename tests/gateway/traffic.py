@@ -7,6 +7,7 @@ import json
 import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 import grpc
 from google.protobuf import json_format
@@ -31,12 +32,28 @@ def demo_requests(path: Path, min_bytes: int) -> list[Request]:
 def parse_requests(lines: Iterable[str]) -> Iterator[Request]:
     """OTLP JSON lines (hex ids, as the Collector's ``file`` exporter writes them) as requests."""
     for line in lines:
-        if not line.strip():
+        for document in _documents(line):
+            prepare_for_parse(document)
+            request_type = ExportTraceServiceRequest if "resourceSpans" in document else ExportLogsServiceRequest
+            yield json_format.ParseDict(document, request_type())
+
+
+def _documents(line: str) -> Iterator[dict[str, Any]]:
+    """The JSON documents of one line. A Collector killed mid-write leaves a record without its
+    newline (whole or cut short), and the restarted one appends the next record to that line: the
+    whole records are read, a cut one is skipped (its export was never acknowledged, so it is sent
+    again)."""
+    decoder = json.JSONDecoder()
+    at = line.find("{")
+    while at >= 0:
+        try:
+            document, end = decoder.raw_decode(line, at)
+        except ValueError:
+            at = line.find('{"resource', at + 1)
             continue
-        document = json.loads(line)
-        prepare_for_parse(document)
-        request_type = ExportTraceServiceRequest if "resourceSpans" in document else ExportLogsServiceRequest
-        yield json_format.ParseDict(document, request_type())
+        if isinstance(document, dict):
+            yield document
+        at = line.find("{", end)
 
 
 def plain_request(spans: int, *, trace_id: bytes | None = None) -> ExportTraceServiceRequest:
