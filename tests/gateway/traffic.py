@@ -34,8 +34,9 @@ def parse_requests(lines: Iterable[str]) -> Iterator[Request]:
     for line in lines:
         for document in _documents(line):
             prepare_for_parse(document)
-            request_type = ExportTraceServiceRequest if "resourceSpans" in document else ExportLogsServiceRequest
-            yield json_format.ParseDict(document, request_type())
+            traces = "resourceSpans" in document
+            request = ExportTraceServiceRequest() if traces else ExportLogsServiceRequest()
+            yield json_format.ParseDict(document, request)
 
 
 def _documents(line: str) -> Iterator[dict[str, Any]]:
