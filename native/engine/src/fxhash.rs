@@ -31,9 +31,7 @@ impl Hasher for FxHasher {
         }
         let rest = chunks.remainder();
         if !rest.is_empty() {
-            let mut word = [0u8; 8];
-            word[..rest.len()].copy_from_slice(rest);
-            self.add(u64::from_le_bytes(word) ^ ((rest.len() as u64) << 59));
+            self.add(tail(rest) ^ ((rest.len() as u64) << 59));
         }
     }
     #[inline]
@@ -62,6 +60,26 @@ impl Hasher for FxHasher {
     }
 }
 
+/// The last 1 to 7 bytes as one word, read in at most two loads (a copy of a variable length
+/// would call `memcpy`, and most keys are short words).
+#[inline]
+fn tail(rest: &[u8]) -> u64 {
+    let len = rest.len();
+    let u32_at = |at: usize| {
+        let mut word = [0u8; 4];
+        if let Some(bytes) = rest.get(at..at + 4) {
+            word.copy_from_slice(bytes);
+        }
+        u64::from(u32::from_le_bytes(word))
+    };
+    if len >= 4 {
+        u32_at(0) | (u32_at(len - 4) << 32)
+    } else {
+        let byte = |at: usize| u64::from(rest.get(at).copied().unwrap_or(0));
+        byte(0) | (byte(len / 2) << 8) | (byte(len - 1) << 16)
+    }
+}
+
 pub type FxBuild = BuildHasherDefault<FxHasher>;
 pub type FxHashMap<K, V> = HashMap<K, V, FxBuild>;
 pub type FxHashSet<K> = HashSet<K, FxBuild>;
@@ -80,5 +98,22 @@ mod tests {
         let mut strings: FxHashSet<&str> = FxHashSet::default();
         strings.insert("abcdefghijk");
         assert!(strings.contains("abcdefghijk") && !strings.contains("abcdefghij"));
+    }
+
+    #[test]
+    fn every_byte_of_a_short_tail_counts() {
+        let hash = |bytes: &[u8]| {
+            let mut hasher = FxHasher::default();
+            hasher.write(bytes);
+            hasher.finish()
+        };
+        for len in 1..=16 {
+            let base = vec![b'a'; len];
+            for at in 0..len {
+                let mut changed = base.clone();
+                changed[at] = b'b';
+                assert_ne!(hash(&base), hash(&changed), "length {len}, byte {at}");
+            }
+        }
     }
 }
