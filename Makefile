@@ -50,7 +50,7 @@ native-check:
 # An abi3 wheel (CPython >= 3.11) in dist/: installs and scores with no Rust toolchain.
 wheel: $(STAMP)
 	@$(NEEDS_CARGO)
-	$(BIN)/maturin build --profile dist --locked --out dist
+	$(BIN)/maturin build --release --locked --out dist
 
 # Rebuilds the extension in place after a change under native/ (pip's editable install built the first).
 $(NATIVE_SO): $(NATIVE_SOURCES) | $(DEMO_STAMP)
