@@ -6,6 +6,7 @@ use groundedness_engine::vocabulary::{
 };
 use pyo3::prelude::*;
 
+mod allocator;
 mod boundary;
 mod citation;
 mod evidence;
@@ -21,7 +22,7 @@ mod words;
 /// mimalloc serves the engine's own allocations only (Python objects stay with Python's allocator):
 /// with glibc's malloc, allocating and freeing was about a fifth of a call on atom-dense turns.
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: allocator::Allocator = allocator::Allocator;
 
 /// The native engine's version (the crate's).
 #[pyfunction]
