@@ -106,12 +106,20 @@ pub fn quantity(
     let digits;
     if !frac_digits.is_empty() {
         tolerance = half_unit(exponent - frac_len);
-        let joined = format!("{significant}{frac_digits}");
-        let stripped = joined.trim_start_matches('0');
-        digits = if stripped.is_empty() {
+        // The significant digits and the fraction's, less leading zeros (an empty integer part
+        // leaves the fraction's own leading zeros to strip).
+        let frac = if significant.is_empty() {
+            frac_digits.trim_start_matches('0')
+        } else {
+            frac_digits
+        };
+        digits = if significant.is_empty() && frac.is_empty() {
             "0".to_owned()
         } else {
-            stripped.to_owned()
+            let mut joined = String::with_capacity(significant.len() + frac.len());
+            joined.push_str(significant);
+            joined.push_str(frac);
+            joined
         };
     } else {
         let stated = significant.len();

@@ -145,11 +145,13 @@ fn read_ticket(scan: &Scan<'_>, hit: &Hit) -> Found {
     };
     let prefix = text.slice(start, code_start - 1);
     let code = text.slice(code_start, end);
-    let named = prefix
-        .trim_end_matches(|c: char| c.is_ascii_digit())
-        .to_ascii_lowercase();
+    let named = prefix.trim_end_matches(|c: char| c.is_ascii_digit());
     let all_digits = !code.is_empty() && code.bytes().all(|b| b.is_ascii_digit());
-    if NOT_TICKET_PREFIXES.contains(&named.as_str()) {
+    // The prefix is ASCII letters (`ticket_prefix_start`): compared without a lower-case copy.
+    if NOT_TICKET_PREFIXES
+        .iter()
+        .any(|word| word.eq_ignore_ascii_case(named))
+    {
         let is_year = code.len() == 4 && all_digits && ("1900"..="2099").contains(&code);
         return if is_year {
             Found::One(year_atom(text, code_start, end))
@@ -163,12 +165,17 @@ fn read_ticket(scan: &Scan<'_>, hit: &Hit) -> Found {
     if digits < TICKET_MIN_CODE_DIGITS && !short {
         return Found::Nothing;
     }
-    identifier(
-        start,
-        end,
-        format!("{prefix}-{code}").to_ascii_uppercase(),
-        "ticket",
-    )
+    identifier(start, end, upper_joined(prefix, code), "ticket")
+}
+
+/// `f"{prefix}-{code}".upper()` for ASCII letters, in one allocation.
+fn upper_joined(prefix: &str, code: &str) -> String {
+    let mut joined = String::with_capacity(prefix.len() + 1 + code.len());
+    joined.push_str(prefix);
+    joined.push('-');
+    joined.push_str(code);
+    joined.make_ascii_uppercase();
+    joined
 }
 
 fn hashtag(cx: &Cx<'_>, p: usize) -> Option<Hit> {
