@@ -15,6 +15,14 @@ pub const NEAR_MAX_CHARS: usize = 64;
 
 type Form = Vec<char>;
 
+/// `text`'s code points, allocated once (collecting `chars()` grows the list from a quarter of
+/// the byte length; an ASCII identifier needs exactly its byte length).
+fn form_of(text: &str) -> Form {
+    let mut form = Vec::with_capacity(text.len());
+    form.extend(text.chars());
+    form
+}
+
 /// Identifiers of the evidence by (shape, normalized form); hits are the caller's positions.
 #[derive(Debug, Default)]
 pub struct IdentifierIndex {
@@ -29,7 +37,7 @@ impl IdentifierIndex {
     pub fn new<'a>(identifiers: impl IntoIterator<Item = (&'a str, &'a str)>) -> Self {
         let mut index = IdentifierIndex::default();
         for (position, (shape, normalized)) in identifiers.into_iter().enumerate() {
-            let form: Form = normalized.chars().collect();
+            let form = form_of(normalized);
             // The shape's tables are found by borrowed name; its name is copied once per shape.
             if !index.by_form.contains_key(shape) {
                 index.by_form.insert(shape.to_owned(), HashMap::default());
@@ -68,7 +76,7 @@ impl IdentifierIndex {
         budget: &mut WorkBudget,
     ) -> Vec<usize> {
         budget.left -= PROBE;
-        let form: Form = normalized.chars().collect();
+        let form = form_of(normalized);
         self.occurrences(shape, &form).cloned().unwrap_or_default()
     }
 
@@ -76,7 +84,7 @@ impl IdentifierIndex {
     /// substitution, insertion, deletion or adjacent swap), in the order the variants are made;
     /// none when `normalized` is longer than `NEAR_MAX_CHARS`.
     pub fn near(&self, shape: &str, normalized: &str, budget: &mut WorkBudget) -> Vec<usize> {
-        let word: Form = normalized.chars().collect();
+        let word = form_of(normalized);
         let length = word.len();
         let Some(forms) = self
             .sorted_forms
@@ -137,7 +145,7 @@ impl IdentifierIndex {
     pub fn extending(&self, shape: &str, prefix: &str, budget: &mut WorkBudget) -> Option<usize> {
         budget.left -= PROBE;
         let forms = self.sorted_forms.get(shape)?;
-        let prefix: Form = prefix.chars().collect();
+        let prefix = form_of(prefix);
         let position = forms.partition_point(|form| form.as_slice() <= prefix.as_slice());
         let form = forms
             .get(position)
@@ -229,7 +237,7 @@ fn below(form: &[char], head: &[char], last: char) -> bool {
 
 /// One insertion, deletion, substitution or adjacent swap turns `first` into `second`.
 pub fn one_edit_apart(first: &str, second: &str) -> bool {
-    let (first, second): (Form, Form) = (first.chars().collect(), second.chars().collect());
+    let (first, second) = (form_of(first), form_of(second));
     if first == second || first.len().abs_diff(second.len()) > 1 {
         return false;
     }
