@@ -17,13 +17,20 @@ pub fn sentence_spans(text: &str, atoms: &[(usize, usize)]) -> Vec<(usize, usize
     let mut spans = Vec::new();
     let mut start = 0;
     let mut atom = 0;
+    let bytes = text.as_bytes();
     let mut at = 0;
-    while let Some(c) = text.get(at..).and_then(|rest| rest.chars().next()) {
-        let Some(end) = boundary(text, at, c) else {
-            at += c.len_utf8();
+    // Only a line break or a mark can end a sentence, and all are ASCII: the scan jumps to the
+    // next one (a byte below 0x80 is always a whole character).
+    while let Some(position) = bytes.get(at..).and_then(|rest| {
+        rest.iter()
+            .position(|b| matches!(b, b'\n' | b'.' | b'!' | b'?'))
+            .map(|offset| at + offset)
+    }) {
+        let c = char::from(bytes.get(position).copied().unwrap_or_default());
+        let Some(end) = boundary(text, position, c) else {
+            at = position + 1;
             continue;
         };
-        let position = at;
         at = end;
         while atoms
             .get(atom)
@@ -61,8 +68,11 @@ fn boundary(text: &str, at: usize, c: char) -> Option<usize> {
     if c == '\n' {
         return Some(at + 1);
     }
+    if !MARKS.contains(&c) {
+        return None;
+    }
     let before = text.get(..at).and_then(|head| head.chars().next_back());
-    if !MARKS.contains(&c) || before.is_some_and(|b| MARKS.contains(&b)) {
+    if before.is_some_and(|b| MARKS.contains(&b)) {
         return None;
     }
     let rest = text.get(at..).unwrap_or_default();
@@ -123,5 +133,13 @@ mod tests {
                 " 3. März"
             ]
         );
+    }
+
+    #[test]
+    fn line_breaks_and_marks_among_non_ascii_text() {
+        let text = "Prix 5 €. Über\nNeu!Ende. ok";
+        let spans = sentence_spans(text, &[]);
+        let parts: Vec<&str> = spans.iter().map(|(a, b)| &text[*a..*b]).collect();
+        assert_eq!(parts, ["Prix 5 €.", " Über\n", "Neu!Ende.", " ok"]);
     }
 }
