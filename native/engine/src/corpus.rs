@@ -491,20 +491,18 @@ impl Walker {
             };
             let child_path = self.child_path(path, Key::Text(key_span));
             let key_text = self.corpus.arena.bytes(key_span);
-            let known = at_most_chars(key_text, SHORT).then(|| classify_short(key_text));
-            match known {
-                Some(known) if known.size < self.remaining => {
-                    self.remaining -= known.size;
-                    if known.holds_atom || self.settings.every_string {
-                        self.fragment(child_path, key_span, mapping);
-                    }
+            // A short key is charged as `_classify_short` does (only its size and atoms matter).
+            let size = (key_text.len() as i64).max(EMPTY_COST);
+            if size < self.remaining && at_most_chars(key_text, SHORT) {
+                self.remaining -= size;
+                if self.settings.every_string || may_hold_atom(key_text) {
+                    self.fragment(child_path, key_span, mapping);
                 }
-                _ => {
-                    self.text(key_span, child_path, mapping);
-                    if self.remaining <= 0 {
-                        self.cut();
-                        return true;
-                    }
+            } else {
+                self.text(key_span, child_path, mapping);
+                if self.remaining <= 0 {
+                    self.cut();
+                    return true;
                 }
             }
             match self.corpus.arena.node(child) {
@@ -731,6 +729,13 @@ fn index(position: usize) -> u32 {
 /// `sibling_currency` (when a currency key is present): the first currency key whose value is a
 /// three-letter ASCII code, upper-cased.
 pub fn currency_of(arena: &Arena, mapping: NodeId) -> Option<[u8; 3]> {
+    // Most records name no currency: one pass over their keys rules it out.
+    let named = arena.entries(mapping).any(|(key, _)| {
+        matches!(arena.node(key), Node::Str(span) if CURRENCY_KEYS.contains(&arena.bytes(span)))
+    });
+    if !named {
+        return None;
+    }
     CURRENCY_KEYS.iter().find_map(|wanted| {
         let (_, value) = arena.entries(mapping).find(
             |(key, _)| matches!(arena.node(*key), Node::Str(span) if arena.bytes(span) == *wanted),
