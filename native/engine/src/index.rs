@@ -196,7 +196,7 @@ impl Group {
 
     /// The values in ascending order.
     pub fn values(&self) -> &[f64] {
-        &self.sorted.values
+        self.sorted.values()
     }
 
     /// The hit at sorted position `position` (Python's `_hit`, whose charge the queries make).
@@ -209,7 +209,7 @@ impl Group {
                 Arc::clone(&self.name),
                 Origin::Scalar(*scalar),
                 None,
-                *self.sorted.values.get(position)?,
+                *self.sorted.values().get(position)?,
                 0.0,
             ),
         })
@@ -609,10 +609,20 @@ impl EvidenceIndex {
             // Distinct keys found by borrowed text first: each is copied once, not once per row.
             let mut texts: HashSet<&[u8]> = HashSet::default();
             let mut indices: HashSet<u32> = HashSet::default();
+            // Records repeat their keys: a text is hashed only when it is not the one last seen
+            // in its slot of `recent` (picked by its length and ends).
+            let mut recent: [Option<&[u8]>; 16] = [None; 16];
             for row in &corpus.scalar_rows {
                 match row.path.and_then(|path| corpus.paths.link(path)) {
                     Some((_, Key::Text(span))) => {
-                        texts.insert(corpus.arena.bytes(span));
+                        let text = corpus.arena.bytes(span);
+                        let ends = text.first().zip(text.last());
+                        let pick = ends.map_or(0, |(a, z)| usize::from(*a) + usize::from(*z));
+                        let slot = &mut recent[(text.len() + pick) % 16];
+                        if *slot != Some(text) {
+                            texts.insert(text);
+                            *slot = Some(text);
+                        }
                     }
                     Some((_, Key::Index(at))) => {
                         indices.insert(at);
