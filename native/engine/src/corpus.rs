@@ -676,6 +676,7 @@ impl Walker {
         };
         match json_text::parse(arena, span, limits) {
             Ok(root) => {
+                self.reserve_for(mark.0);
                 self.value(root, path, siblings, currency, decodes + 1, depth + 1);
                 true
             }
@@ -691,6 +692,23 @@ impl Walker {
                 false
             }
         }
+    }
+
+    /// Room for what walking the nodes parsed from `first` on adds at most: a path per child, a
+    /// row per number (a number-dense document would copy them to grow, a page at a time).
+    fn reserve_for(&mut self, first: usize) {
+        let (mut children, mut numbers) = (0, 0);
+        for node in self.corpus.arena.nodes.get(first..).unwrap_or_default() {
+            match node {
+                Node::Map { links, .. } => children += links.len as usize / 2,
+                Node::List { links, .. } => children += links.len as usize,
+                Node::Int(_) | Node::BigInt(_) | Node::Float(_) => numbers += 1,
+                _ => {}
+            }
+        }
+        self.corpus.paths.reserve(children);
+        self.corpus.scalar_rows.reserve(numbers);
+        self.corpus.scalar_values.reserve(numbers);
     }
 
     /// `_text`: charges the text, keeps it as a fragment if it may hold an atom; returns what was

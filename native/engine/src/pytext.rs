@@ -223,15 +223,28 @@ pub fn push_json_string(out: &mut Vec<u8>, text: &[u8]) {
 
 /// `_MAY_HOLD_ATOM`: `[0-9@]|://|www\.`, case-insensitive (ASCII only: no other case folds to w).
 pub fn may_hold_atom(text: &[u8]) -> bool {
-    text.iter().enumerate().any(|(at, byte)| match byte {
-        b'0'..=b'9' | b'@' => true,
-        b':' => text.get(at + 1..at + 3) == Some(b"//"),
-        b'w' | b'W' => text
-            .get(at..at + 4)
-            .is_some_and(|four| four.eq_ignore_ascii_case(b"www.")),
-        _ => false,
+    text.iter().enumerate().any(|(at, byte)| {
+        ATOM_START[usize::from(*byte)]
+            && match byte {
+                b':' => text.get(at + 1..at + 3) == Some(b"//"),
+                b'w' | b'W' => text
+                    .get(at..at + 4)
+                    .is_some_and(|four| four.eq_ignore_ascii_case(b"www.")),
+                _ => true, // [0-9@]
+            }
     })
 }
+
+/// The bytes `may_hold_atom` looks at: one table read per byte rules out the others.
+const ATOM_START: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        table[byte] = matches!(byte as u8, b'0'..=b'9' | b'@' | b':' | b'w' | b'W');
+        byte += 1;
+    }
+    table
+};
 
 /// Python's `\d` in a `str` pattern: Unicode category Nd as of the former Python engine's Unicode
 /// version (`extract::chars`' table, from Python 3.11). A surrogate is none.
