@@ -126,6 +126,36 @@ fn dedupe(arena: &Arena, pairs: &mut [NodeId]) -> usize {
     kept
 }
 
+/// `10.0 ** k` for the `k` that `short_decimal` divides by (each exactly a float).
+const POWERS_OF_TEN: [f64; 16] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+];
+
+/// The value of a float literal `-?[0-9]+\.[0-9]+` of at most 15 digits, without parsing a
+/// `str`: its digits are an integer below 2**53 and its scale a power of ten that floats hold
+/// exactly, so one division rounds correctly, as `float()` does (Clinger's fast path). `None`
+/// for any other literal.
+fn short_decimal(literal: &[u8]) -> Option<f64> {
+    let (negative, body) = match literal.split_first() {
+        Some((b'-', body)) => (true, body),
+        _ => (false, literal),
+    };
+    let (mut mantissa, mut digits, mut fraction) = (0u64, 0, None);
+    for byte in body {
+        match byte {
+            b'0'..=b'9' if digits < 15 => {
+                mantissa = mantissa * 10 + u64::from(byte - b'0');
+                digits += 1;
+                fraction = fraction.map(|places: usize| places + 1);
+            }
+            b'.' => fraction = Some(0),
+            _ => return None, // a 16th digit or an exponent
+        }
+    }
+    let value = mantissa as f64 / POWERS_OF_TEN.get(fraction?)?;
+    Some(if negative { -value } else { value })
+}
+
 /// An open container: a mapping or not, and where its children start on the scratch stack.
 struct Open {
     map: bool,
@@ -332,6 +362,9 @@ impl Parser<'_> {
         }
         let literal = self.arena.text.get(start..self.pos).unwrap_or_default();
         if is_float {
+            if let Some(value) = short_decimal(literal) {
+                return Ok(Node::Float(value));
+            }
             return std::str::from_utf8(literal)
                 .ok()
                 .and_then(|text| text.parse::<f64>().ok())
@@ -530,6 +563,48 @@ mod tests {
             Ok("123456789012345678901234567890")
         );
         assert_eq!(shown(&"1".repeat(400)).as_deref(), Ok("HugeInt"));
+    }
+
+    #[test]
+    fn short_decimals_read_as_python_reads_them() {
+        let mut state = 0x9E37_79B9_7F4A_7C15_u64;
+        let mut texts: Vec<String> = [
+            "0.0",
+            "-0.0",
+            "0.1",
+            "-12.50",
+            "999999999999.999",
+            "0.000000000000001",
+        ]
+        .map(String::from)
+        .to_vec();
+        for _ in 0..20_000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let digits = (state % 1_000_000_000_000_000) >> (state % 40);
+            let places = (state >> 50) as usize % 16;
+            let text = format!("{digits:0>width$}", width = places + 1);
+            let (whole, fraction) = text.split_at(text.len() - places);
+            texts.push(format!(
+                "{}{whole}.{fraction}",
+                if state & 1 == 1 { "-" } else { "" }
+            ));
+        }
+        for text in &texts {
+            let expected = text.parse::<f64>().ok();
+            match short_decimal(text.as_bytes()) {
+                Some(value) => {
+                    assert_eq!(Some(value.to_bits()), expected.map(f64::to_bits), "{text}")
+                }
+                None => assert!(
+                    text.bytes().filter(u8::is_ascii_digit).count() > 15,
+                    "{text}"
+                ),
+            }
+        }
+        assert_eq!(short_decimal(b"1.5e3"), None);
+        assert_eq!(short_decimal(b"1234567890.123456"), None);
     }
 
     #[test]
