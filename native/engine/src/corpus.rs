@@ -491,20 +491,18 @@ impl Walker {
             };
             let child_path = self.child_path(path, Key::Text(key_span));
             let key_text = self.corpus.arena.bytes(key_span);
-            let known = at_most_chars(key_text, SHORT).then(|| classify_short(key_text));
-            match known {
-                Some(known) if known.size < self.remaining => {
-                    self.remaining -= known.size;
-                    if known.holds_atom || self.settings.every_string {
-                        self.fragment(child_path, key_span, mapping);
-                    }
+            // A short key is charged as `_classify_short` does (only its size and atoms matter).
+            let size = (key_text.len() as i64).max(EMPTY_COST);
+            if size < self.remaining && at_most_chars(key_text, SHORT) {
+                self.remaining -= size;
+                if self.settings.every_string || may_hold_atom(key_text) {
+                    self.fragment(child_path, key_span, mapping);
                 }
-                _ => {
-                    self.text(key_span, child_path, mapping);
-                    if self.remaining <= 0 {
-                        self.cut();
-                        return true;
-                    }
+            } else {
+                self.text(key_span, child_path, mapping);
+                if self.remaining <= 0 {
+                    self.cut();
+                    return true;
                 }
             }
             match self.corpus.arena.node(child) {
@@ -678,6 +676,7 @@ impl Walker {
         };
         match json_text::parse(arena, span, limits) {
             Ok(root) => {
+                self.reserve_for(mark.0);
                 self.value(root, path, siblings, currency, decodes + 1, depth + 1);
                 true
             }
@@ -693,6 +692,23 @@ impl Walker {
                 false
             }
         }
+    }
+
+    /// Room for what walking the nodes parsed from `first` on adds at most: a path per child, a
+    /// row per number (a number-dense document would copy them to grow, a page at a time).
+    fn reserve_for(&mut self, first: usize) {
+        let (mut children, mut numbers) = (0, 0);
+        for node in self.corpus.arena.nodes.get(first..).unwrap_or_default() {
+            match node {
+                Node::Map { links, .. } => children += links.len as usize / 2,
+                Node::List { links, .. } => children += links.len as usize,
+                Node::Int(_) | Node::BigInt(_) | Node::Float(_) => numbers += 1,
+                _ => {}
+            }
+        }
+        self.corpus.paths.reserve(children);
+        self.corpus.scalar_rows.reserve(numbers);
+        self.corpus.scalar_values.reserve(numbers);
     }
 
     /// `_text`: charges the text, keeps it as a fragment if it may hold an atom; returns what was
@@ -731,6 +747,13 @@ fn index(position: usize) -> u32 {
 /// `sibling_currency` (when a currency key is present): the first currency key whose value is a
 /// three-letter ASCII code, upper-cased.
 pub fn currency_of(arena: &Arena, mapping: NodeId) -> Option<[u8; 3]> {
+    // Most records name no currency: one pass over their keys rules it out.
+    let named = arena.entries(mapping).any(|(key, _)| {
+        matches!(arena.node(key), Node::Str(span) if CURRENCY_KEYS.contains(&arena.bytes(span)))
+    });
+    if !named {
+        return None;
+    }
     CURRENCY_KEYS.iter().find_map(|wanted| {
         let (_, value) = arena.entries(mapping).find(
             |(key, _)| matches!(arena.node(*key), Node::Str(span) if arena.bytes(span) == *wanted),

@@ -196,7 +196,7 @@ impl Group {
 
     /// The values in ascending order.
     pub fn values(&self) -> &[f64] {
-        &self.sorted.values
+        self.sorted.values()
     }
 
     /// The hit at sorted position `position` (Python's `_hit`, whose charge the queries make).
@@ -209,7 +209,7 @@ impl Group {
                 Arc::clone(&self.name),
                 Origin::Scalar(*scalar),
                 None,
-                *self.sorted.values.get(position)?,
+                *self.sorted.values().get(position)?,
                 0.0,
             ),
         })
@@ -609,10 +609,18 @@ impl EvidenceIndex {
             // Distinct keys found by borrowed text first: each is copied once, not once per row.
             let mut texts: HashSet<&[u8]> = HashSet::default();
             let mut indices: HashSet<u32> = HashSet::default();
+            // Records repeat their keys: a text is hashed only when it is not the one last seen
+            // in its slot of `recent` (picked by its length and ends).
+            let mut recent: [Option<&[u8]>; 64] = [None; 64];
             for row in &corpus.scalar_rows {
                 match row.path.and_then(|path| corpus.paths.link(path)) {
                     Some((_, Key::Text(span))) => {
-                        texts.insert(corpus.arena.bytes(span));
+                        let text = corpus.arena.bytes(span);
+                        let slot = &mut recent[recent_slot(text)];
+                        if *slot != Some(text) {
+                            texts.insert(text);
+                            *slot = Some(text);
+                        }
                     }
                     Some((_, Key::Index(at))) => {
                         indices.insert(at);
@@ -914,6 +922,13 @@ impl EvidenceIndex {
         let found = self.identifier_index().extending(shape, prefix, budget)?;
         self.identifier_hits.get(found).cloned()
     }
+}
+
+/// A slot of `last_keys`' 64 recent keys for `text`: its length and ends, mixed.
+fn recent_slot(text: &[u8]) -> usize {
+    let ends = text.first().zip(text.last());
+    let ends = ends.map_or(0, |(a, z)| u64::from(*a) << 8 | u64::from(*z) << 16);
+    ((text.len() as u64 ^ ends).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58) as usize
 }
 
 /// A JSON integer in a record with a currency of hundredths, as payment APIs give amounts

@@ -56,6 +56,106 @@ struct Parser<'a> {
     limits: Limits,
 }
 
+/// The value of an int literal (`-?[0-9]+`) that fits in an i64, read without a `str`.
+fn small_int(literal: &[u8]) -> Option<i64> {
+    let (negative, digits) = match literal.split_first() {
+        Some((b'-', digits)) => (true, digits),
+        _ => (false, literal),
+    };
+    // Accumulated on the literal's side of zero: i64::MIN fits too.
+    digits.iter().try_fold(0i64, |value, digit| {
+        let digit = i64::from(digit.wrapping_sub(b'0'));
+        let value = value.checked_mul(10)?;
+        if negative {
+            value.checked_sub(digit)
+        } else {
+            value.checked_add(digit)
+        }
+    })
+}
+
+/// A `dict` built from the key, value pairs, in place: a repeated key keeps its first position
+/// and its last value. Returns how many links are kept at the front of `pairs`.
+fn dedupe(arena: &Arena, pairs: &mut [NodeId]) -> usize {
+    let mut kept = 0;
+    // Records are small: a scan of the kept keys costs less than hashing them.
+    let mut seen: Option<HashMap<&[u8], usize>> = None;
+    for read in (0..pairs.len() / 2).map(|pair| 2 * pair) {
+        let (Some(&key), Some(&value)) = (pairs.get(read), pairs.get(read + 1)) else {
+            continue;
+        };
+        let text = arena.key_text(key);
+        let found = match &seen {
+            Some(seen) => seen.get(text).copied(),
+            None => pairs
+                .get(..kept)
+                .unwrap_or_default()
+                .chunks_exact(2)
+                .position(|pair| pair.first().map(|k| arena.key_text(*k)) == Some(text))
+                .map(|at| 2 * at),
+        };
+        match found {
+            Some(at) => {
+                if let Some(slot) = pairs.get_mut(at + 1) {
+                    *slot = value;
+                }
+            }
+            None => {
+                if let Some(seen) = &mut seen {
+                    seen.insert(text, kept);
+                }
+                // The kept links trail the read ones: writing them over read pairs is safe.
+                if let Some(slot) = pairs.get_mut(kept..kept + 2) {
+                    slot.copy_from_slice(&[key, value]);
+                }
+                kept += 2;
+                if seen.is_none() && kept > 2 * SCANNED_KEYS {
+                    seen = Some(
+                        pairs
+                            .get(..kept)
+                            .unwrap_or_default()
+                            .chunks_exact(2)
+                            .enumerate()
+                            .filter_map(|(at, pair)| Some((arena.key_text(*pair.first()?), 2 * at)))
+                            .collect(),
+                    );
+                }
+            }
+        }
+    }
+    kept
+}
+
+/// `10.0 ** k` for the `k` that `short_decimal` divides by (each exactly a float).
+const POWERS_OF_TEN: [f64; 16] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+];
+
+/// The value of a float literal `-?[0-9]+\.[0-9]+` of at most 15 digits, without parsing a
+/// `str`: its digits are an integer below 2**53 and its scale a power of ten that floats hold
+/// exactly, so one division rounds correctly, as `float()` does (Clinger's fast path). `None`
+/// for any other literal.
+fn short_decimal(literal: &[u8]) -> Option<f64> {
+    let (negative, body) = match literal.split_first() {
+        Some((b'-', body)) => (true, body),
+        _ => (false, literal),
+    };
+    let (mut mantissa, mut digits, mut fraction) = (0u64, 0, None);
+    for byte in body {
+        match byte {
+            b'0'..=b'9' if digits < 15 => {
+                mantissa = mantissa * 10 + u64::from(byte - b'0');
+                digits += 1;
+                fraction = fraction.map(|places: usize| places + 1);
+            }
+            b'.' => fraction = Some(0),
+            _ => return None, // a 16th digit or an exponent
+        }
+    }
+    let value = mantissa as f64 / POWERS_OF_TEN.get(fraction?)?;
+    Some(if negative { -value } else { value })
+}
+
 /// An open container: a mapping or not, and where its children start on the scratch stack.
 struct Open {
     map: bool,
@@ -178,11 +278,13 @@ impl Parser<'_> {
         let Some(Open { map, first }) = open.pop() else {
             return Err(JsonError::Invalid);
         };
-        let children = scratch.get(first..).unwrap_or_default();
+        let children = scratch.get_mut(first..).unwrap_or_default();
         let node = if map {
-            let pairs = self.dedupe(children);
+            let kept = dedupe(self.arena, children);
             Node::Map {
-                links: self.arena.push_links(&pairs)?,
+                links: self
+                    .arena
+                    .push_links(children.get(..kept).unwrap_or_default())?,
                 exact: true,
             }
         } else {
@@ -193,52 +295,6 @@ impl Parser<'_> {
         };
         scratch.truncate(first);
         Ok(self.arena.push(node)?)
-    }
-
-    /// A `dict` built from the pairs: a repeated key keeps its first position and its last value.
-    fn dedupe(&self, children: &[NodeId]) -> Vec<NodeId> {
-        let mut pairs: Vec<NodeId> = Vec::with_capacity(children.len());
-        // Records are small: a scan of the kept keys costs less than hashing them.
-        let mut seen: Option<HashMap<&[u8], usize>> = None;
-        for pair in children.chunks_exact(2) {
-            let (Some(&key), Some(&value)) = (pair.first(), pair.get(1)) else {
-                continue;
-            };
-            let text = self.arena.key_text(key);
-            let found = match &seen {
-                Some(seen) => seen.get(text).copied(),
-                None => pairs
-                    .chunks_exact(2)
-                    .position(|kept| kept.first().map(|k| self.arena.key_text(*k)) == Some(text))
-                    .map(|at| 2 * at),
-            };
-            match found {
-                Some(at) => {
-                    if let Some(slot) = pairs.get_mut(at + 1) {
-                        *slot = value;
-                    }
-                }
-                None => {
-                    if let Some(seen) = &mut seen {
-                        seen.insert(text, pairs.len());
-                    }
-                    pairs.push(key);
-                    pairs.push(value);
-                    if seen.is_none() && pairs.len() > 2 * SCANNED_KEYS {
-                        seen = Some(
-                            pairs
-                                .chunks_exact(2)
-                                .enumerate()
-                                .filter_map(|(at, kept)| {
-                                    Some((self.arena.key_text(*kept.first()?), 2 * at))
-                                })
-                                .collect(),
-                        );
-                    }
-                }
-            }
-        }
-        pairs
     }
 
     fn scalar(&mut self) -> Result<NodeId, JsonError> {
@@ -305,18 +361,21 @@ impl Parser<'_> {
             }
         }
         let literal = self.arena.text.get(start..self.pos).unwrap_or_default();
-        let text = std::str::from_utf8(literal).map_err(|_| JsonError::Invalid)?;
         if is_float {
-            return text
-                .parse::<f64>()
+            if let Some(value) = short_decimal(literal) {
+                return Ok(Node::Float(value));
+            }
+            return std::str::from_utf8(literal)
+                .ok()
+                .and_then(|text| text.parse::<f64>().ok())
                 .map(Node::Float)
-                .map_err(|_| JsonError::Invalid);
+                .ok_or(JsonError::Invalid);
         }
         let limit = self.limits.max_int_digits;
         if limit > 0 && whole > limit {
             return Err(JsonError::Invalid); // Python: "Exceeds the limit (4300 digits)"
         }
-        if let Ok(small) = text.parse::<i64>() {
+        if let Some(small) = small_int(literal) {
             return Ok(Node::Int(small));
         }
         if whole > 308 {
@@ -333,22 +392,25 @@ impl Parser<'_> {
     fn string(&mut self) -> Result<NodeId, JsonError> {
         self.pos += 1;
         let start = self.pos;
-        loop {
-            match self.peek() {
-                None => return Err(JsonError::Invalid),
-                Some(b'"') => {
-                    // Without escapes the string is its stretch of the document's text.
-                    let span = Span {
-                        start: u32::try_from(start).map_err(|_| JsonError::TooLarge)?,
-                        len: u32::try_from(self.pos - start).map_err(|_| JsonError::TooLarge)?,
-                    };
-                    self.pos += 1;
-                    return Ok(self.arena.push(Node::Str(span))?);
-                }
-                Some(b'\\') => break,
-                Some(0x00..=0x1F) => return Err(JsonError::Invalid),
-                Some(_) => self.pos += 1,
+        // The run of plain bytes is found in one scan of the slice.
+        let rest = self.arena.text.get(start..self.end).unwrap_or_default();
+        let plain = rest
+            .iter()
+            .position(|byte| matches!(byte, b'"' | b'\\' | 0x00..=0x1F))
+            .ok_or(JsonError::Invalid)?;
+        self.pos += plain;
+        match self.peek() {
+            Some(b'"') => {
+                // Without escapes the string is its stretch of the document's text.
+                let span = Span {
+                    start: u32::try_from(start).map_err(|_| JsonError::TooLarge)?,
+                    len: u32::try_from(plain).map_err(|_| JsonError::TooLarge)?,
+                };
+                self.pos += 1;
+                return Ok(self.arena.push(Node::Str(span))?);
             }
+            Some(b'\\') => {}
+            _ => return Err(JsonError::Invalid),
         }
         let mut out: Vec<u8> = self
             .arena
@@ -501,6 +563,62 @@ mod tests {
             Ok("123456789012345678901234567890")
         );
         assert_eq!(shown(&"1".repeat(400)).as_deref(), Ok("HugeInt"));
+    }
+
+    #[test]
+    fn short_decimals_read_as_python_reads_them() {
+        let mut state = 0x9E37_79B9_7F4A_7C15_u64;
+        let mut texts: Vec<String> = [
+            "0.0",
+            "-0.0",
+            "0.1",
+            "-12.50",
+            "999999999999.999",
+            "0.000000000000001",
+        ]
+        .map(String::from)
+        .to_vec();
+        for _ in 0..20_000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let digits = (state % 1_000_000_000_000_000) >> (state % 40);
+            let places = (state >> 50) as usize % 16;
+            let text = format!("{digits:0>width$}", width = places + 1);
+            let (whole, fraction) = text.split_at(text.len() - places);
+            texts.push(format!(
+                "{}{whole}.{fraction}",
+                if state & 1 == 1 { "-" } else { "" }
+            ));
+        }
+        for text in &texts {
+            let expected = text.parse::<f64>().ok();
+            match short_decimal(text.as_bytes()) {
+                Some(value) => {
+                    assert_eq!(Some(value.to_bits()), expected.map(f64::to_bits), "{text}")
+                }
+                None => assert!(
+                    text.bytes().filter(u8::is_ascii_digit).count() > 15,
+                    "{text}"
+                ),
+            }
+        }
+        assert_eq!(short_decimal(b"1.5e3"), None);
+        assert_eq!(short_decimal(b"1234567890.123456"), None);
+    }
+
+    #[test]
+    fn ints_beyond_i64_are_big() {
+        assert_eq!(small_int(b"-9223372036854775808"), Some(i64::MIN));
+        assert_eq!(small_int(b"9223372036854775807"), Some(i64::MAX));
+        assert_eq!(small_int(b"9223372036854775808"), None);
+        assert_eq!(small_int(b"-0"), Some(0));
+        let (arena, root) = load("[-9223372036854775809]").unwrap_or_default();
+        let first = arena.children(match arena.node(root) {
+            Node::List { links, .. } => links,
+            _ => Span::default(),
+        });
+        assert!(matches!(arena.node(first[0]), Node::BigInt(_)));
     }
 
     #[test]

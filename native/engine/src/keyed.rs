@@ -153,6 +153,9 @@ pub fn plain_number(text: &[u8], start: usize) -> Option<usize> {
 /// `float(text)` for the decimal forms above (Unicode digits read as their values).
 pub fn parse_decimal(text: Option<&[u8]>) -> Option<f64> {
     let text = text?;
+    if text.is_ascii() {
+        return std::str::from_utf8(text).ok()?.parse::<f64>().ok();
+    }
     let mut ascii = String::with_capacity(text.len());
     let mut pos = 0;
     while let Some((code, width)) = char_at(text, pos) {

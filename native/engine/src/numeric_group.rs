@@ -15,12 +15,22 @@ pub const PER_WINDOW: usize = 8;
 
 #[derive(Debug, Clone)]
 pub struct NumericGroup {
-    /// The values in ascending order (a stable sort: equal values keep their order).
-    pub values: Vec<f64>,
-    /// `order[i]`: the position in the caller's list of `values[i]`.
+    /// `order[i]`: the position in the caller's list of `values()[i]`.
     pub order: Vec<usize>,
-    /// The values and an infinite fence after them: every window start can be read.
+    /// The values in ascending order (a stable sort: equal values keep their order), and an
+    /// infinite fence after them: every window start can be read.
     fenced: Vec<f64>,
+}
+
+/// A key whose integer order is the floats' order (NaN aside), -0.0 and 0.0 one key as they
+/// compare equal.
+fn order_key(value: f64) -> u64 {
+    let bits = (value + 0.0).to_bits(); // -0.0 + 0.0 is 0.0
+    if bits >> 63 == 1 {
+        !bits
+    } else {
+        bits | 1 << 63
+    }
 }
 
 fn bisect_left(values: &[f64], value: f64) -> usize {
@@ -33,7 +43,7 @@ fn bisect_right(values: &[f64], value: f64) -> usize {
 
 impl NumericGroup {
     pub fn new(values: &[f64]) -> Self {
-        let (order, sorted): (Vec<usize>, Vec<f64>) = if values.iter().any(|v| v.is_nan()) {
+        let order: Vec<usize> = if values.iter().any(|v| v.is_nan()) {
             // NaN compares equal to everything here: the order is the algorithm's, kept as it was.
             let mut order: Vec<usize> = (0..values.len()).collect();
             order.sort_by(|a, b| {
@@ -41,28 +51,30 @@ impl NumericGroup {
                     .partial_cmp(&values[*b])
                     .unwrap_or(Ordering::Equal)
             });
-            let sorted = order.iter().map(|i| values[*i]).collect();
-            (order, sorted)
+            order
         } else {
-            // A total order: (value, position) pairs sorted stably give the one stable order,
-            // without an indirect read per comparison.
-            let mut pairs: Vec<(f64, usize)> = values.iter().copied().zip(0..).collect();
-            pairs.sort_by(|a, b| a.0.partial_cmp(&b.0).unwrap_or(Ordering::Equal));
-            pairs.into_iter().map(|(value, at)| (at, value)).unzip()
+            // A total order: (key, position) pairs are distinct, so any sort of them gives the one
+            // stable order, comparing integers.
+            let mut pairs: Vec<(u64, usize)> =
+                values.iter().map(|v| order_key(*v)).zip(0..).collect();
+            pairs.sort_unstable();
+            pairs.into_iter().map(|(_, at)| at).collect()
         };
-        let mut fenced = sorted.clone();
+        let mut fenced = Vec::with_capacity(values.len() + 1);
+        fenced.extend(order.iter().map(|at| values[*at]));
         fenced.push(f64::INFINITY);
-        NumericGroup {
-            values: sorted,
-            order,
-            fenced,
-        }
+        NumericGroup { order, fenced }
+    }
+
+    /// The values in ascending order.
+    pub fn values(&self) -> &[f64] {
+        self.fenced.split_last().map_or(&[], |(_, values)| values)
     }
 
     /// Values in `[low, high]`, at most `PER_RANGE`.
     pub fn within<'a>(&'a self, low: f64, high: f64, budget: &'a mut WorkBudget) -> Within<'a> {
         Within {
-            values: &self.values,
+            values: self.values(),
             budget,
             low,
             high,
@@ -72,7 +84,8 @@ impl NumericGroup {
     }
 
     pub fn count(&self, low: f64, high: f64) -> usize {
-        bisect_right(&self.values, high).saturating_sub(bisect_left(&self.values, low))
+        let values = self.values();
+        bisect_right(values, high).saturating_sub(bisect_left(values, low))
     }
 
     /// Up to `limit` values in `[low, high]`, nearest to `target` first (the right one on a tie).
@@ -85,7 +98,7 @@ impl NumericGroup {
         budget: &mut WorkBudget,
     ) -> Vec<usize> {
         budget.left -= PROBE;
-        let values = &self.values;
+        let values = self.values();
         let mut right = bisect_left(values, target);
         let mut left = right.checked_sub(1);
         let mut found = Vec::new();
@@ -237,7 +250,7 @@ impl InWindows<'_> {
             return false;
         };
         self.position = start;
-        self.end = (start + PER_WINDOW).min(self.group.values.len()); // never the fence itself
+        self.end = (start + PER_WINDOW).min(self.group.values().len()); // never the fence itself
         true
     }
 }
@@ -285,6 +298,31 @@ mod tests {
         assert_eq!(found, vec![1, 2, 3]);
         assert_eq!(budget.left, 100 - PROBE - 3 * CANDIDATE);
         assert_eq!(group.count(2.0, 5.0), 3);
+    }
+
+    #[test]
+    fn the_order_is_the_stable_sort_of_the_floats() {
+        let values = [
+            0.0,
+            -0.0,
+            -1.0,
+            0.0,
+            f64::NEG_INFINITY,
+            5e-324,
+            -5e-324,
+            -0.0,
+            1e308,
+        ];
+        let mut stable: Vec<usize> = (0..values.len()).collect();
+        stable.sort_by(|a, b| {
+            values[*a]
+                .partial_cmp(&values[*b])
+                .unwrap_or(Ordering::Equal)
+        });
+        let group = NumericGroup::new(&values);
+        assert_eq!(group.order, stable);
+        assert_eq!(group.order[3..7], [0, 1, 3, 7]); // the zeros, as read
+        assert_eq!(group.values().len(), values.len());
     }
 
     #[test]

@@ -39,6 +39,11 @@ impl Paths {
         Some(id)
     }
 
+    /// Room for `more` links.
+    pub fn reserve(&mut self, more: usize) {
+        self.links.reserve(more);
+    }
+
     /// The link `path` names: its parent and its key.
     pub fn link(&self, path: PathId) -> Option<(Option<PathId>, Key)> {
         self.links.get(path as usize).copied()

@@ -83,6 +83,9 @@ pub fn at_most_chars(text: &[u8], limit: usize) -> bool {
 
 /// The byte offset after the first `count` code points (`text[:count]`).
 pub fn char_prefix(text: &[u8], count: usize) -> usize {
+    if text.get(..count).is_some_and(<[u8]>::is_ascii) {
+        return count;
+    }
     chars(text).nth(count).map_or(text.len(), |(at, _)| at)
 }
 
@@ -109,6 +112,14 @@ pub fn strip(text: &[u8]) -> (usize, usize) {
     let start = lstrip(text);
     let mut end = text.len();
     while end > start {
+        let last = text.get(end - 1).copied().unwrap_or_default();
+        if last.is_ascii() {
+            if !is_space(u32::from(last)) {
+                break;
+            }
+            end -= 1;
+            continue;
+        }
         match char_before(text, end) {
             Some((code, at)) if is_space(code) => end = at,
             _ => break,
@@ -119,9 +130,17 @@ pub fn strip(text: &[u8]) -> (usize, usize) {
 
 /// Where `text.lstrip()` starts.
 pub fn lstrip(text: &[u8]) -> usize {
-    chars(text)
-        .find(|(_, code)| !is_space(*code))
-        .map_or(text.len(), |(at, _)| at)
+    // ASCII spaces are skipped a byte at a time; the first other byte decides.
+    let ascii = text
+        .iter()
+        .take_while(|byte| byte.is_ascii() && is_space(u32::from(**byte)))
+        .count();
+    match text.get(ascii) {
+        Some(byte) if !byte.is_ascii() => chars(text.get(ascii..).unwrap_or_default())
+            .find(|(_, code)| !is_space(*code))
+            .map_or(text.len(), |(at, _)| ascii + at),
+        _ => ascii,
+    }
 }
 
 /// `text.encode("utf-8", "surrogatepass")[:keep].decode("utf-8", "ignore")` (`text[:keep]` when
@@ -204,15 +223,28 @@ pub fn push_json_string(out: &mut Vec<u8>, text: &[u8]) {
 
 /// `_MAY_HOLD_ATOM`: `[0-9@]|://|www\.`, case-insensitive (ASCII only: no other case folds to w).
 pub fn may_hold_atom(text: &[u8]) -> bool {
-    text.iter().enumerate().any(|(at, byte)| match byte {
-        b'0'..=b'9' | b'@' => true,
-        b':' => text.get(at + 1..at + 3) == Some(b"//"),
-        b'w' | b'W' => text
-            .get(at..at + 4)
-            .is_some_and(|four| four.eq_ignore_ascii_case(b"www.")),
-        _ => false,
+    text.iter().enumerate().any(|(at, byte)| {
+        ATOM_START[usize::from(*byte)]
+            && match byte {
+                b':' => text.get(at + 1..at + 3) == Some(b"//"),
+                b'w' | b'W' => text
+                    .get(at..at + 4)
+                    .is_some_and(|four| four.eq_ignore_ascii_case(b"www.")),
+                _ => true, // [0-9@]
+            }
     })
 }
+
+/// The bytes `may_hold_atom` looks at: one table read per byte rules out the others.
+const ATOM_START: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        table[byte] = matches!(byte as u8, b'0'..=b'9' | b'@' | b':' | b'w' | b'W');
+        byte += 1;
+    }
+    table
+};
 
 /// Python's `\d` in a `str` pattern: Unicode category Nd as of the former Python engine's Unicode
 /// version (`extract::chars`' table, from Python 3.11). A surrogate is none.
@@ -222,6 +254,10 @@ pub fn is_decimal(code: u32) -> bool {
 
 /// The digit value of a Python `\d` code point (what `float()` reads it as).
 pub fn decimal_value(code: u32) -> Option<u8> {
+    if code < 0x80 {
+        // ASCII holds no other decimal digit: no table search for the common case.
+        return (code as u8).is_ascii_digit().then(|| code as u8 - b'0');
+    }
     let digit = char::from_u32(code).and_then(crate::extract::chars::decimal_value)?;
     u8::try_from(digit).ok()
 }
