@@ -695,7 +695,8 @@ impl Walker {
     }
 
     /// Room for what walking the nodes parsed from `first` on adds at most: a path per child, a
-    /// row per number (a number-dense document would copy them to grow, a page at a time).
+    /// row per number (a number-dense document would copy them to grow, a page at a time), no
+    /// more than the byte budget lets the walk read (a child costs a byte at least, a number 8).
     fn reserve_for(&mut self, first: usize) {
         let (mut children, mut numbers) = (0, 0);
         for node in self.corpus.arena.nodes.get(first..).unwrap_or_default() {
@@ -706,7 +707,9 @@ impl Walker {
                 _ => {}
             }
         }
-        self.corpus.paths.reserve(children);
+        let budget = usize::try_from(self.remaining).unwrap_or(0);
+        let numbers = numbers.min(budget / NUMBER_COST as usize + 1);
+        self.corpus.paths.reserve(children.min(budget + 1));
         self.corpus.scalar_rows.reserve(numbers);
         self.corpus.scalar_values.reserve(numbers);
     }
