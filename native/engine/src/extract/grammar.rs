@@ -85,6 +85,10 @@ const GLUED_UNITS: &[&str] = &["s", "h", "d", "g", "W", "V", "x"];
 
 /// The ISO code of a currency code read before or after a figure ("RMB" is the yuan).
 pub fn currency_code(code: &str) -> Option<&'static str> {
+    // Every code is three ASCII capitals: anything else is refused before the list is read.
+    if code.len() != 3 || !code.bytes().all(|byte| byte.is_ascii_uppercase()) {
+        return None;
+    }
     if code == "RMB" {
         return Some("CNY");
     }
@@ -332,4 +336,22 @@ pub fn grammar_for(locale: &str) -> Option<&'static Grammar> {
             .collect()
     });
     all.iter().find(|grammar| grammar.pack.name == locale)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{currency_code, currency_codes};
+
+    #[test]
+    fn every_currency_code_is_three_capitals() {
+        for code in currency_codes() {
+            assert!(
+                code.len() == 3 && code.bytes().all(|b| b.is_ascii_uppercase()),
+                "{code}"
+            );
+            assert!(currency_code(code).is_some(), "{code}");
+        }
+        assert_eq!(currency_code("usd"), None);
+        assert_eq!(currency_code("US"), None);
+    }
 }

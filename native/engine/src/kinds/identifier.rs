@@ -3,7 +3,7 @@
 //! E-mails and URLs are claimed before the scan (`extract::claims`). Alphanumeric codes (booking
 //! references, tracking numbers) and flight numbers written with a space are this engine's own.
 
-use super::{Branch, Family, Found, Hit, Kind};
+use super::{in_years, Branch, Family, Found, Hit, Kind};
 use crate::atoms::Atom;
 use crate::extract::chars::is_word;
 use crate::extract::grammar::currency_code;
@@ -152,7 +152,7 @@ fn read_ticket(scan: &Scan<'_>, hit: &Hit) -> Found {
         .iter()
         .any(|word| word.eq_ignore_ascii_case(named))
     {
-        let is_year = code.len() == 4 && all_digits && ("1900"..="2099").contains(&code);
+        let is_year = all_digits && in_years(code);
         return if is_year {
             Found::One(year_atom(text, code_start, end))
         } else {
@@ -523,7 +523,7 @@ fn read_code(scan: &Scan<'_>, hit: &Hit) -> Found {
         return Found::Nothing;
     }
     let (letters, digits) = (text.slice(start, digit_start), text.slice(digit_start, end));
-    let year = digits.len() == 4 && ("1900"..="2099").contains(&digits);
+    let year = in_years(digits);
     if NOT_TICKET_PREFIXES.contains(&letters.to_ascii_lowercase().as_str()) || year {
         return Found::Nothing;
     }

@@ -3,7 +3,7 @@
 
 use std::borrow::Cow;
 
-use super::{Branch, Family, Found, Hit, Kind};
+use super::{four, four_bytes, Branch, Family, Found, Hit, Kind};
 use crate::atoms::{Atom, AtomValue};
 use crate::extract::chars::{is_alpha, is_letterish, is_space, is_upper, is_word};
 use crate::extract::grammar::{Grammar, Role, LEAD_CHARS};
@@ -239,10 +239,11 @@ fn read_figure(scan: &Scan<'_>, hit: &Hit) -> Found {
     let int_len = int_digits.len(); // ASCII digits
     let is_year = suffix.is_none()
         && core_chars == int_len
-        && int_len == 4
-        && &*int_digits <= "2099"
-        && (&*int_digits >= "1900"
-            || (&*int_digits >= "1000" && in_year_context(text, start, floor)));
+        && four_bytes(&int_digits).is_some_and(|key| {
+            key <= four(b"2099")
+                && (key >= four(b"1900")
+                    || (key >= four(b"1000") && in_year_context(text, start, floor)))
+        });
     if is_year && !led {
         return Found::One(year_atom(text, start, end));
     }
