@@ -267,7 +267,7 @@ pub fn one_edit_apart(first: &str, second: &str) -> bool {
 /// Values of the digit strings one edit from `digits` (leading zeros dropped, as in JSON),
 /// ascending.
 pub fn one_edit_numbers(digits: &str) -> Vec<f64> {
-    let word: Vec<char> = digits.chars().collect();
+    let word = form_of(digits);
     let mut found: Vec<String> = Vec::new();
     let mut push = |parts: &[&[char]]| found.push(parts.concat().into_iter().collect());
     for i in 0..=word.len() {

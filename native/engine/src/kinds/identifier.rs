@@ -73,6 +73,14 @@ const NOT_TICKET_PREFIXES: &[&str] = &[
 ];
 const TICKET_MIN_CODE_DIGITS: usize = 3;
 
+/// Whether ASCII `letters` (a ticket's or code's prefix) are one of `NOT_TICKET_PREFIXES`, in any
+/// case, compared without a lower-case copy.
+fn not_a_ticket_prefix(letters: &str) -> bool {
+    NOT_TICKET_PREFIXES
+        .iter()
+        .any(|word| word.eq_ignore_ascii_case(letters))
+}
+
 fn is_hex(b: u8) -> bool {
     b.is_ascii_hexdigit()
 }
@@ -147,11 +155,7 @@ fn read_ticket(scan: &Scan<'_>, hit: &Hit) -> Found {
     let code = text.slice(code_start, end);
     let named = prefix.trim_end_matches(|c: char| c.is_ascii_digit());
     let all_digits = !code.is_empty() && code.bytes().all(|b| b.is_ascii_digit());
-    // The prefix is ASCII letters (`ticket_prefix_start`): compared without a lower-case copy.
-    if NOT_TICKET_PREFIXES
-        .iter()
-        .any(|word| word.eq_ignore_ascii_case(named))
-    {
+    if not_a_ticket_prefix(named) {
         let is_year = all_digits && in_years(code);
         return if is_year {
             Found::One(year_atom(text, code_start, end))
@@ -168,7 +172,7 @@ fn read_ticket(scan: &Scan<'_>, hit: &Hit) -> Found {
     identifier(start, end, upper_joined(prefix, code), "ticket")
 }
 
-/// `f"{prefix}-{code}".upper()` for ASCII letters, in one allocation.
+/// `f"{prefix}-{code}".upper()` for ASCII letters and digits, in one allocation.
 fn upper_joined(prefix: &str, code: &str) -> String {
     let mut joined = String::with_capacity(prefix.len() + 1 + code.len());
     joined.push_str(prefix);
@@ -524,10 +528,10 @@ fn read_code(scan: &Scan<'_>, hit: &Hit) -> Found {
     }
     let (letters, digits) = (text.slice(start, digit_start), text.slice(digit_start, end));
     let year = in_years(digits);
-    if NOT_TICKET_PREFIXES.contains(&letters.to_ascii_lowercase().as_str()) || year {
+    if not_a_ticket_prefix(letters) || year {
         return Found::Nothing;
     }
-    identifier(start, end, format!("{letters}-{digits}"), "ticket")
+    identifier(start, end, upper_joined(letters, digits), "ticket")
 }
 
 fn hex_inside(cx: &Cx<'_>, p: usize) -> Option<Hit> {
