@@ -12,9 +12,6 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from opentelemetry.proto.collector.logs.v1.logs_service_pb2 import ExportLogsServiceRequest
-from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
-
 from otel_groundedness.gateway.otlp_env import Signal
 
 # Waits re-check their deadline at least this often.
@@ -23,15 +20,19 @@ _MAX_WAIT_SLICE_S = 0.5
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Outgoing:
-    """One export request: its signal, how many spans or log records it holds, its serialized size,
-    and the parts of write-ahead log entries it delivers (released once it was delivered)."""
+    """One export request, encoded (once: a request forwarded unchanged is the body received): its
+    signal, how many spans or log records it holds, and the parts of write-ahead log entries it
+    delivers (released once it was delivered)."""
 
     signal: Signal
-    request: ExportTraceServiceRequest | ExportLogsServiceRequest
+    body: bytes
     items: int
-    size: int
     parts: tuple[tuple[int, bytes], ...] = ()  # (entry, FORWARDED, a trace id or a peer)
     peer: str | None = None  # another gateway (log records to their trace's owner), else downstream
+
+    @property
+    def size(self) -> int:
+        return len(self.body)
 
     def with_parts(self, parts: tuple[tuple[int, bytes], ...]) -> Outgoing:
         return replace(self, parts=parts)

@@ -1,19 +1,19 @@
 """Decisions written out as OTLP: the evaluation on the received protobuf span (attributes and the
 ``gen_ai.evaluation.result`` event, as ``core.enrich_record`` does on a record), the evaluation log
-record the live processor emits, and export requests grouped by resource and scope."""
+record the live processor emits, and encoded export requests grouped by resource and scope."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from opentelemetry.proto.collector.logs.v1.logs_service_pb2 import ExportLogsServiceRequest
-from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
-from opentelemetry.proto.logs.v1.logs_pb2 import LogRecord, ScopeLogs
-from opentelemetry.proto.trace.v1.trace_pb2 import ScopeSpans, Span
+from opentelemetry.proto.common.v1.common_pb2 import InstrumentationScope
+from opentelemetry.proto.logs.v1.logs_pb2 import LogRecord
+from opentelemetry.proto.trace.v1.trace_pb2 import Span
 
 from otel_groundedness.core import Evaluation
-from otel_groundedness.gateway.trace_buffer import HeldSpan, Origin
+from otel_groundedness.gateway.trace_buffer import Origin
 from otel_groundedness.otlp.values import add_key_values, set_any_value
+from otel_groundedness.otlp.wire import length_delimited
 from otel_groundedness.telemetry import names
 
 _TRACE_FLAGS_MASK = 0xFF
@@ -55,61 +55,52 @@ def evaluation_record(span: Span, evaluation: Evaluation, now_ns: int) -> LogRec
     return record
 
 
-class _Grouping:
-    """Origins equal in content share one group, whichever request they arrived in; with
-    ``by_scope`` False only the resource counts."""
-
-    def __init__(self, *, by_scope: bool) -> None:
-        self._by_scope = by_scope
-        self._keys: dict[int, bytes] = {}
-
-    def key(self, origin: Origin) -> bytes:
-        key = self._keys.get(id(origin))
-        if key is None:
-            parts = [
-                origin.resource.SerializeToString(deterministic=True),
-                origin.resource_schema_url.encode(),
-            ]
-            if self._by_scope:
-                parts += [
-                    origin.scope.SerializeToString(deterministic=True),
-                    origin.scope_schema_url.encode(),
-                ]
-            key = self._keys[id(origin)] = b"\0".join(parts)
-        return key
+# Fields of the export requests, identical for traces and logs: a request's resource blocks (1); a
+# block's resource (1), scope blocks (2) and schema URL (3); a scope block's scope (1), spans or log
+# records (2) and schema URL (3).
+_BLOCKS, _RESOURCE, _SCOPE_BLOCKS, _SCHEMA_URL = 1, 1, 2, 3
+_SCOPE, _ITEMS = 1, 2
+_OWN_SCOPE = InstrumentationScope(name=names.INSTRUMENTATION_SCOPE).SerializeToString()
 
 
-def trace_request(spans: Iterable[HeldSpan]) -> ExportTraceServiceRequest:
-    """One trace export request holding ``spans`` under their own resources and scopes."""
-    request = ExportTraceServiceRequest()
-    grouping = _Grouping(by_scope=True)
-    scopes: dict[bytes, ScopeSpans] = {}
-    for held in spans:
-        key = grouping.key(held.origin)
-        scope_spans = scopes.get(key)
-        if scope_spans is None:
-            resource_spans = request.resource_spans.add(schema_url=held.origin.resource_schema_url)
-            resource_spans.resource.CopyFrom(held.origin.resource)
-            scope_spans = resource_spans.scope_spans.add(schema_url=held.origin.scope_schema_url)
-            scope_spans.scope.CopyFrom(held.origin.scope)
-            scopes[key] = scope_spans
-        scope_spans.spans.add().CopyFrom(held.span)  # a third of ``append``'s cost in upb
-    return request
+def trace_request(spans: Iterable[tuple[Origin, bytes]]) -> bytes:
+    """One encoded trace export request holding the encoded ``spans`` under their own resources and
+    scopes: a resource block per distinct origin, in order of first appearance (as in the request
+    built of them and encoded whole), so no span is parsed or encoded again."""
+    groups: dict[tuple[bytes, str, bytes, str], list[bytes]] = {}
+    for origin, span in spans:
+        groups.setdefault(origin.key, []).append(span)
+    return b"".join(
+        length_delimited(_BLOCKS, _block(resource, resource_schema_url, scope, scope_schema_url, items))
+        for (resource, resource_schema_url, scope, scope_schema_url), items in groups.items()
+    )
 
 
-def logs_request(records: Iterable[tuple[Origin, LogRecord]]) -> ExportLogsServiceRequest:
-    """One logs export request: each record under its span's resource, in the product's own scope."""
-    request = ExportLogsServiceRequest()
-    grouping = _Grouping(by_scope=False)
-    scopes: dict[bytes, ScopeLogs] = {}
+def logs_request(records: Iterable[tuple[Origin, LogRecord]]) -> bytes:
+    """One encoded logs export request: each record under its span's resource, in the product's own
+    scope."""
+    groups: dict[tuple[bytes, str], list[bytes]] = {}
     for origin, record in records:
-        key = grouping.key(origin)
-        scope_logs = scopes.get(key)
-        if scope_logs is None:
-            resource_logs = request.resource_logs.add(schema_url=origin.resource_schema_url)
-            resource_logs.resource.CopyFrom(origin.resource)
-            scope_logs = resource_logs.scope_logs.add()
-            scope_logs.scope.name = names.INSTRUMENTATION_SCOPE
-            scopes[key] = scope_logs
-        scope_logs.log_records.add().CopyFrom(record)
-    return request
+        groups.setdefault((origin.resource, origin.resource_schema_url), []).append(
+            record.SerializeToString()
+        )
+    return b"".join(
+        length_delimited(_BLOCKS, _block(resource, schema_url, _OWN_SCOPE, "", items))
+        for (resource, schema_url), items in groups.items()
+    )
+
+
+def _block(
+    resource: bytes, resource_schema_url: str, scope: bytes, scope_schema_url: str, items: list[bytes]
+) -> bytes:
+    """A resource block holding one scope block of ``items``; fields in number order, an empty
+    schema URL left out, as protobuf encodes them."""
+    scope_block = length_delimited(_SCOPE, scope) + b"".join(
+        [length_delimited(_ITEMS, item) for item in items]
+    )
+    if scope_schema_url:
+        scope_block += length_delimited(_SCHEMA_URL, scope_schema_url.encode())
+    block = length_delimited(_RESOURCE, resource) + length_delimited(_SCOPE_BLOCKS, scope_block)
+    if resource_schema_url:
+        block += length_delimited(_SCHEMA_URL, resource_schema_url.encode())
+    return block

@@ -1,13 +1,19 @@
 """The evaluation written onto a received protobuf span: the scored span names its turn's agent, and an
-instrumentation's own value is never replaced."""
+instrumentation's own value is never replaced. Export requests joined from encoded spans and records."""
 
 from __future__ import annotations
 
+from opentelemetry.proto.collector.logs.v1.logs_service_pb2 import ExportLogsServiceRequest
+from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
+from opentelemetry.proto.common.v1.common_pb2 import InstrumentationScope
+from opentelemetry.proto.logs.v1.logs_pb2 import LogRecord
+from opentelemetry.proto.resource.v1.resource_pb2 import Resource
 from opentelemetry.proto.trace.v1.trace_pb2 import Span
 
 from otel_groundedness.core import evaluate
 from otel_groundedness.evaluator import describe
-from otel_groundedness.gateway.otlp_out import write_evaluation
+from otel_groundedness.gateway.otlp_out import logs_request, trace_request, write_evaluation
+from otel_groundedness.gateway.trace_buffer import Origin
 from otel_groundedness.otlp.values import ValueReader, add_key_values
 from otel_groundedness.records import Turn, TurnContext
 from otel_groundedness.scoring import Evidence, GroundednessPolicy
@@ -42,3 +48,54 @@ def test_an_instrumentations_own_agent_name_is_kept() -> None:
 
 def test_a_turn_without_an_agent_adds_no_agent_name() -> None:
     assert names.ATTR_AGENT_NAME not in scored({}, None)
+
+
+def origin(service: str, scope: str, schema_url: str = "") -> Origin:
+    resource = Resource()
+    add_key_values(resource.attributes, {"service.name": service})
+    return Origin(
+        resource.SerializeToString(), schema_url, InstrumentationScope(name=scope).SerializeToString(), ""
+    )
+
+
+def test_a_trace_request_joined_from_encoded_spans_is_the_request_built_of_them() -> None:
+    shop, shop_again, bank = origin("shop", "openai"), origin("shop", "openai"), origin("bank", "x", "s/1")
+    spans = [Span(span_id=bytes([index]) * 8, name=f"chat {index}") for index in range(4)]
+    held = [(shop, spans[0]), (bank, spans[1]), (shop_again, spans[2]), (bank, spans[3])]
+
+    joined = ExportTraceServiceRequest.FromString(
+        trace_request((where, span.SerializeToString()) for where, span in held)
+    )
+
+    expected = ExportTraceServiceRequest()
+    for where, members in ((shop, [spans[0], spans[2]]), (bank, [spans[1], spans[3]])):
+        block = expected.resource_spans.add(schema_url=where.resource_schema_url)
+        block.resource.ParseFromString(where.resource)
+        scope_block = block.scope_spans.add()
+        scope_block.scope.ParseFromString(where.scope)
+        scope_block.spans.extend(members)
+    assert joined == expected
+
+
+def test_a_logs_request_puts_each_record_under_its_resource_in_the_products_scope() -> None:
+    shop, bank = origin("shop", "openai"), origin("bank", "x", "s/1")
+    records = [
+        (shop, LogRecord(event_name="a")),
+        (bank, LogRecord(event_name="b")),
+        (shop, LogRecord(event_name="c")),
+    ]
+
+    joined = ExportLogsServiceRequest.FromString(logs_request(records))
+
+    assert [block.resource.SerializeToString() for block in joined.resource_logs] == [
+        shop.resource,
+        bank.resource,
+    ]
+    assert [block.schema_url for block in joined.resource_logs] == ["", "s/1"]
+    assert [
+        [
+            (scope.scope.name, [record.event_name for record in scope.log_records])
+            for scope in block.scope_logs
+        ]
+        for block in joined.resource_logs
+    ] == [[(names.INSTRUMENTATION_SCOPE, ["a", "c"])], [(names.INSTRUMENTATION_SCOPE, ["b"])]]
