@@ -4,6 +4,7 @@ record the live processor emits, and encoded export requests grouped by resource
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Iterable
 
 from opentelemetry.proto.common.v1.common_pb2 import InstrumentationScope
@@ -12,11 +13,16 @@ from opentelemetry.proto.trace.v1.trace_pb2 import Span
 
 from otel_groundedness.core import Evaluation
 from otel_groundedness.gateway.trace_buffer import Origin
-from otel_groundedness.otlp.values import add_key_values, set_any_value
-from otel_groundedness.otlp.wire import length_delimited
+from otel_groundedness.otlp.values import set_any_value
+from otel_groundedness.otlp.wire import key_values_field, length_delimited, varint
 from otel_groundedness.telemetry import names
 
 _TRACE_FLAGS_MASK = 0xFF
+# Field numbers: a span's attributes and events, an event's time (fixed64) and attributes, a log
+# record's attributes.
+_SPAN_ATTRIBUTES, _SPAN_EVENTS, _EVENT_ATTRIBUTES, _RECORD_ATTRIBUTES = 9, 11, 3, 6
+_EVENT_TIME = b"\x09"
+_EVENT_NAME = length_delimited(2, names.EVENT_EVALUATION_RESULT.encode())
 
 
 def write_evaluation(span: Span, evaluation: Evaluation) -> None:
@@ -35,10 +41,13 @@ def write_evaluation(span: Span, evaluation: Evaluation) -> None:
             replaced.add(key)
     if replaced or defaults:
         added = {key: value for key, value in {**defaults, **added}.items() if key not in replaced}
-    add_key_values(span.attributes, added)
     # Stamped at the span end so that viewers draw it inside the span it evaluates.
-    event = span.events.add(time_unix_nano=span.end_time_unix_nano, name=names.EVENT_EVALUATION_RESULT)
-    add_key_values(event.attributes, evaluation.event_attributes)
+    event = _EVENT_NAME
+    if span.end_time_unix_nano:
+        event = _EVENT_TIME + struct.pack("<Q", span.end_time_unix_nano) + event
+    event += key_values_field(_EVENT_ATTRIBUTES, evaluation.event_attributes)
+    # Merged encoded: appended after the span's own attributes and events, in order.
+    span.MergeFromString(key_values_field(_SPAN_ATTRIBUTES, added) + length_delimited(_SPAN_EVENTS, event))
 
 
 def evaluation_record(span: Span, evaluation: Evaluation, now_ns: int) -> LogRecord:
@@ -51,15 +60,15 @@ def evaluation_record(span: Span, evaluation: Evaluation, now_ns: int) -> LogRec
         flags=span.flags & _TRACE_FLAGS_MASK,
         event_name=names.EVENT_EVALUATION_RESULT,
     )
-    add_key_values(record.attributes, evaluation.event_attributes)
+    record.MergeFromString(key_values_field(_RECORD_ATTRIBUTES, evaluation.event_attributes))
     return record
 
 
 # Fields of the export requests, identical for traces and logs: a request's resource blocks (1); a
 # block's resource (1), scope blocks (2) and schema URL (3); a scope block's scope (1), spans or log
 # records (2) and schema URL (3).
-_BLOCKS, _RESOURCE, _SCOPE_BLOCKS, _SCHEMA_URL = 1, 1, 2, 3
-_SCOPE, _ITEMS = 1, 2
+_RESOURCE, _SCHEMA_URL, _SCOPE = 1, 3, 1
+_BLOCK_TAG, _SCOPE_BLOCKS_TAG, _ITEM_TAG = b"\x0a", b"\x12", b"\x12"  # fields 1, 2, 2: length-delimited
 _OWN_SCOPE = InstrumentationScope(name=names.INSTRUMENTATION_SCOPE).SerializeToString()
 
 
@@ -70,10 +79,10 @@ def trace_request(spans: Iterable[tuple[Origin, bytes]]) -> bytes:
     groups: dict[tuple[bytes, str, bytes, str], list[bytes]] = {}
     for origin, span in spans:
         groups.setdefault(origin.key, []).append(span)
-    return b"".join(
-        length_delimited(_BLOCKS, _block(resource, resource_schema_url, scope, scope_schema_url, items))
-        for (resource, resource_schema_url, scope, scope_schema_url), items in groups.items()
-    )
+    pieces: list[bytes] = []
+    for (resource, resource_schema_url, scope, scope_schema_url), items in groups.items():
+        _block(pieces, resource, resource_schema_url, scope, scope_schema_url, items)
+    return b"".join(pieces)
 
 
 def logs_request(records: Iterable[tuple[Origin, LogRecord]]) -> bytes:
@@ -84,23 +93,30 @@ def logs_request(records: Iterable[tuple[Origin, LogRecord]]) -> bytes:
         groups.setdefault((origin.resource, origin.resource_schema_url), []).append(
             record.SerializeToString()
         )
-    return b"".join(
-        length_delimited(_BLOCKS, _block(resource, schema_url, _OWN_SCOPE, "", items))
-        for (resource, schema_url), items in groups.items()
-    )
+    pieces: list[bytes] = []
+    for (resource, schema_url), items in groups.items():
+        _block(pieces, resource, schema_url, _OWN_SCOPE, "", items)
+    return b"".join(pieces)
 
 
 def _block(
-    resource: bytes, resource_schema_url: str, scope: bytes, scope_schema_url: str, items: list[bytes]
-) -> bytes:
-    """A resource block holding one scope block of ``items``; fields in number order, an empty
-    schema URL left out, as protobuf encodes them."""
-    scope_block = length_delimited(_SCOPE, scope) + b"".join(
-        [length_delimited(_ITEMS, item) for item in items]
-    )
-    if scope_schema_url:
-        scope_block += length_delimited(_SCHEMA_URL, scope_schema_url.encode())
-    block = length_delimited(_RESOURCE, resource) + length_delimited(_SCOPE_BLOCKS, scope_block)
+    pieces: list[bytes],
+    resource: bytes,
+    resource_schema_url: str,
+    scope: bytes,
+    scope_schema_url: str,
+    items: list[bytes],
+) -> None:
+    """Add a resource block holding one scope block of ``items`` to ``pieces`` (joined once, so
+    that no item is copied more than once); fields in number order, an empty schema URL left out,
+    as protobuf encodes them."""
+    item_pieces = [piece for item in items for piece in (_ITEM_TAG + varint(len(item)), item)]
+    scope_tail = length_delimited(_SCHEMA_URL, scope_schema_url.encode()) if scope_schema_url else b""
+    scope_head = length_delimited(_SCOPE, scope)
+    scope_size = len(scope_head) + sum(map(len, item_pieces)) + len(scope_tail)
+    head = length_delimited(_RESOURCE, resource) + _SCOPE_BLOCKS_TAG + varint(scope_size) + scope_head
+    tail = scope_tail
     if resource_schema_url:
-        block += length_delimited(_SCHEMA_URL, resource_schema_url.encode())
-    return block
+        tail += length_delimited(_SCHEMA_URL, resource_schema_url.encode())
+    size = len(head) + sum(map(len, item_pieces)) + len(tail)
+    pieces += [_BLOCK_TAG + varint(size), head, *item_pieces, tail]

@@ -3,6 +3,7 @@ instrumentation's own value is never replaced. Export requests joined from encod
 
 from __future__ import annotations
 
+import pytest
 from opentelemetry.proto.collector.logs.v1.logs_service_pb2 import ExportLogsServiceRequest
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 from opentelemetry.proto.common.v1.common_pb2 import InstrumentationScope
@@ -10,11 +11,16 @@ from opentelemetry.proto.logs.v1.logs_pb2 import LogRecord
 from opentelemetry.proto.resource.v1.resource_pb2 import Resource
 from opentelemetry.proto.trace.v1.trace_pb2 import Span
 
-from otel_groundedness.core import evaluate
+from otel_groundedness.core import Evaluation, evaluate
 from otel_groundedness.evaluator import describe
-from otel_groundedness.gateway.otlp_out import logs_request, trace_request, write_evaluation
+from otel_groundedness.gateway.otlp_out import (
+    evaluation_record,
+    logs_request,
+    trace_request,
+    write_evaluation,
+)
 from otel_groundedness.gateway.trace_buffer import Origin
-from otel_groundedness.otlp.values import ValueReader, add_key_values
+from otel_groundedness.otlp.values import ValueReader, add_key_values, set_any_value
 from otel_groundedness.records import Turn, TurnContext
 from otel_groundedness.scoring import Evidence, GroundednessPolicy
 from otel_groundedness.telemetry import names
@@ -54,7 +60,10 @@ def origin(service: str, scope: str, schema_url: str = "") -> Origin:
     resource = Resource()
     add_key_values(resource.attributes, {"service.name": service})
     return Origin(
-        resource.SerializeToString(), schema_url, InstrumentationScope(name=scope).SerializeToString(), ""
+        resource.SerializeToString(),
+        schema_url,
+        InstrumentationScope(name=scope).SerializeToString(),
+        schema_url,
     )
 
 
@@ -71,7 +80,7 @@ def test_a_trace_request_joined_from_encoded_spans_is_the_request_built_of_them(
     for where, members in ((shop, [spans[0], spans[2]]), (bank, [spans[1], spans[3]])):
         block = expected.resource_spans.add(schema_url=where.resource_schema_url)
         block.resource.ParseFromString(where.resource)
-        scope_block = block.scope_spans.add()
+        scope_block = block.scope_spans.add(schema_url=where.scope_schema_url)
         scope_block.scope.ParseFromString(where.scope)
         scope_block.spans.extend(members)
     assert joined == expected
@@ -99,3 +108,46 @@ def test_a_logs_request_puts_each_record_under_its_resource_in_the_products_scop
         ]
         for block in joined.resource_logs
     ] == [[(names.INSTRUMENTATION_SCOPE, ["a", "c"])], [(names.INSTRUMENTATION_SCOPE, ["b"])]]
+
+
+def reference_evaluation(span: Span, evaluation: Evaluation) -> None:
+    """``write_evaluation`` written field by field with protobuf's API."""
+    added, defaults = evaluation.span_attributes, evaluation.span_defaults
+    replaced = set()
+    for item in span.attributes:
+        if item.key in added:
+            item.value.Clear()
+            set_any_value(item.value, added[item.key])
+            replaced.add(item.key)
+        elif item.key in defaults:
+            replaced.add(item.key)
+    add_key_values(span.attributes, {k: v for k, v in {**defaults, **added}.items() if k not in replaced})
+    event = span.events.add(time_unix_nano=span.end_time_unix_nano, name=names.EVENT_EVALUATION_RESULT)
+    add_key_values(event.attributes, evaluation.event_attributes)
+
+
+@pytest.mark.parametrize("end_ns", [0, 1_700_000_000_123_456_789])
+def test_the_evaluation_is_written_as_protobufs_api_writes_it(end_ns: int) -> None:
+    span = Span(
+        trace_id=b"\x01" * 16, span_id=b"\x02" * 8, name="chat", end_time_unix_nano=end_ns, flags=0x301
+    )
+    own = {"gen_ai.request.model": "gpt-4o", names.ATTR_LABEL: "stale", names.ATTR_AGENT_NAME: "own"}
+    add_key_values(span.attributes, own)
+    span.events.add(name="gen_ai.choice")
+    turn = Turn(1, 2, ANSWER, EVIDENCE, None, TurnContext(agent_name="billing", response_id="r-1"))
+    evaluation = evaluate(turn, POLICY, describe(POLICY))
+    expected = Span()
+    expected.CopyFrom(span)
+    reference_evaluation(expected, evaluation)
+
+    write_evaluation(span, evaluation)
+    record = evaluation_record(span, evaluation, 7)
+
+    assert span == expected
+    assert list(record.attributes) == list(expected.events[1].attributes)
+    assert (record.trace_id, record.span_id, record.flags, record.time_unix_nano) == (
+        span.trace_id,
+        span.span_id,
+        0x01,
+        7,
+    )
