@@ -50,7 +50,11 @@ class ExportQueue:
         self._bytes = 0  # waiting and in flight
         self._items = 0
         self._closed = False
-        self._changed = threading.Condition()
+        # One lock, two conditions: a request queued wakes one worker (not all of them, to find it
+        # taken); bytes freed, or the queue closed, wake whoever waits for room or for an empty queue.
+        lock = threading.Lock()
+        self._changed = threading.Condition(lock)
+        self._arrived = threading.Condition(lock)
 
     @property
     def byte_count(self) -> int:
@@ -84,9 +88,9 @@ class ExportQueue:
 
     def get(self, timeout: float) -> Outgoing | None:
         """The next waiting request, or None after ``timeout`` or once closed and empty."""
-        with self._changed:
+        with self._arrived:
             if not self._waiting and not self._closed:
-                self._changed.wait(timeout)
+                self._arrived.wait(timeout)
             return self._waiting.popleft() if self._waiting else None
 
     def done(self, item: Outgoing) -> None:
@@ -101,6 +105,7 @@ class ExportQueue:
         with self._changed:
             self._closed = True
             self._changed.notify_all()
+            self._arrived.notify_all()
 
     def take_waiting(self) -> list[Outgoing]:
         """Remove and return what no worker has started (at the shutdown deadline, to be counted)."""
@@ -127,4 +132,4 @@ class ExportQueue:
         self._waiting.append(item)
         self._bytes += item.size
         self._items += item.items
-        self._changed.notify_all()
+        self._arrived.notify()
