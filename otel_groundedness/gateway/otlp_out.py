@@ -1,4 +1,4 @@
-"""Decisions written out as OTLP: the evaluation on the received protobuf span (attributes and the
+"""Decisions written out as OTLP: the evaluation on the received span (attributes and the
 ``gen_ai.evaluation.result`` event, as ``core.enrich_record`` does on a record), the evaluation log
 record the live processor emits, and encoded export requests grouped by resource and scope."""
 
@@ -25,18 +25,25 @@ _EVENT_TIME = b"\x09"
 _EVENT_NAME = length_delimited(2, names.EVENT_EVALUATION_RESULT.encode())
 
 
-def write_evaluation(span: Span, evaluation: Evaluation) -> None:
-    """Add the evaluation to ``span`` in place: attributes (replacing any of the same key), the defaults
-    where the span has no value of its own (an instrumentation's is never replaced), and the event."""
+def write_evaluation(span: Span, encoded: bytes, evaluation: Evaluation) -> bytes:
+    """``encoded`` (the span as received; ``span`` was parsed from it) with the evaluation added:
+    attributes (replacing any of the same key), the defaults where the span has no value of its own
+    (an instrumentation's is never replaced), and the event.
+
+    Fields appended to a message's encoding are merged into it where it is parsed (repeated ones
+    appended), so the usual span, which has none of the evaluation's attributes, gets them appended
+    and is not encoded again; one that has some is changed in place and encoded again."""
     added = evaluation.span_attributes
     defaults = evaluation.span_defaults
     replaced: set[str] = set()
+    changed = False
     for item in span.attributes:
         key = item.key  # read once: each read of a protobuf string field builds a new str
         if key in added:
             item.value.Clear()
             set_any_value(item.value, added[key])
             replaced.add(key)
+            changed = True
         elif key in defaults:
             replaced.add(key)
     if replaced or defaults:
@@ -46,8 +53,11 @@ def write_evaluation(span: Span, evaluation: Evaluation) -> None:
     if span.end_time_unix_nano:
         event = _EVENT_TIME + struct.pack("<Q", span.end_time_unix_nano) + event
     event += key_values_field(_EVENT_ATTRIBUTES, evaluation.event_attributes)
-    # Merged encoded: appended after the span's own attributes and events, in order.
-    span.MergeFromString(key_values_field(_SPAN_ATTRIBUTES, added) + length_delimited(_SPAN_EVENTS, event))
+    addition = key_values_field(_SPAN_ATTRIBUTES, added) + length_delimited(_SPAN_EVENTS, event)
+    if not changed:
+        return encoded + addition
+    span.MergeFromString(addition)
+    return span.SerializeToString()  # type: ignore[no-any-return]
 
 
 def evaluation_record(span: Span, evaluation: Evaluation, now_ns: int) -> LogRecord:

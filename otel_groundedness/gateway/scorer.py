@@ -157,8 +157,7 @@ class Scorer:
         output = []
         for turn in scored.scored:
             span = messages[turn.position]
-            write_evaluation(span, turn.evaluation)
-            encoded[turn.position] = span.SerializeToString()
+            encoded[turn.position] = write_evaluation(span, encoded[turn.position], turn.evaluation)
             output.append(
                 (trace.spans[turn.position].origin, evaluation_record(span, turn.evaluation, now_ns))
             )

@@ -1,4 +1,4 @@
-"""The evaluation written onto a received protobuf span: the scored span names its turn's agent, and an
+"""The evaluation written onto a received span: the scored span names its turn's agent, and an
 instrumentation's own value is never replaced. Export requests joined from encoded spans and records."""
 
 from __future__ import annotations
@@ -35,7 +35,9 @@ def scored(own: dict[str, object], agent: str | None) -> dict[str, object]:
     add_key_values(span.attributes, {"gen_ai.request.model": "gpt-4o", **own})
     context = TurnContext(operation="chat", request_model="gpt-4o", agent_name=agent)
     turn = Turn(1, 2, ANSWER, EVIDENCE, None, context)
-    write_evaluation(span, evaluate(turn, POLICY, describe(POLICY)))
+    span = Span.FromString(
+        write_evaluation(span, span.SerializeToString(), evaluate(turn, POLICY, describe(POLICY)))
+    )
     keys = [item.key for item in span.attributes]
     assert len(keys) == len(set(keys))  # every key once
     return ValueReader().attributes(span.attributes)
@@ -126,13 +128,14 @@ def reference_evaluation(span: Span, evaluation: Evaluation) -> None:
     add_key_values(event.attributes, evaluation.event_attributes)
 
 
+@pytest.mark.parametrize("own_label", [False, True])  # with an own label: replaced, encoded again
 @pytest.mark.parametrize("end_ns", [0, 1_700_000_000_123_456_789])
-def test_the_evaluation_is_written_as_protobufs_api_writes_it(end_ns: int) -> None:
+def test_the_evaluation_is_written_as_protobufs_api_writes_it(end_ns: int, own_label: bool) -> None:
     span = Span(
         trace_id=b"\x01" * 16, span_id=b"\x02" * 8, name="chat", end_time_unix_nano=end_ns, flags=0x301
     )
-    own = {"gen_ai.request.model": "gpt-4o", names.ATTR_LABEL: "stale", names.ATTR_AGENT_NAME: "own"}
-    add_key_values(span.attributes, own)
+    own = {"gen_ai.request.model": "gpt-4o", names.ATTR_AGENT_NAME: "own"}
+    add_key_values(span.attributes, {**own, names.ATTR_LABEL: "stale"} if own_label else own)
     span.events.add(name="gen_ai.choice")
     turn = Turn(1, 2, ANSWER, EVIDENCE, None, TurnContext(agent_name="billing", response_id="r-1"))
     evaluation = evaluate(turn, POLICY, describe(POLICY))
@@ -140,10 +143,10 @@ def test_the_evaluation_is_written_as_protobufs_api_writes_it(end_ns: int) -> No
     expected.CopyFrom(span)
     reference_evaluation(expected, evaluation)
 
-    write_evaluation(span, evaluation)
+    written = Span.FromString(write_evaluation(span, span.SerializeToString(), evaluation))
     record = evaluation_record(span, evaluation, 7)
 
-    assert span == expected
+    assert written == expected
     assert list(record.attributes) == list(expected.events[1].attributes)
     assert (record.trace_id, record.span_id, record.flags, record.time_unix_nano) == (
         span.trace_id,
