@@ -22,9 +22,21 @@ def estimate_bytes(value: Any) -> int:
     kind = type(value)
     if kind is str or kind is bytes:  # most values measured are one text
         return len(value)
+    # Most containers measured hold only texts and scalars (attributes, a message body): their
+    # leaves summed in one call, and the walk (a stack, a set of those seen) only for what nests.
+    stack: list[Any] = []
+    if kind is dict:
+        total = SCALAR_BYTES + _leaves(value.keys(), stack) + _leaves(value.values(), stack)
+    elif kind is tuple or kind is list:
+        total = SCALAR_BYTES + _leaves(value, stack)
+    else:
+        return _walk([value], set())
+    return total + _walk(stack, {id(value)}) if stack else total
+
+
+def _walk(stack: list[Any], seen: set[int]) -> int:
+    """The bytes of everything on ``stack`` and below it, each container counted once."""
     total = 0
-    stack: list[Any] = [value]
-    seen: set[int] = set()
     while stack:
         item = stack.pop()
         kind = type(item)  # exact types first: an ABC ``isinstance`` costs several times more

@@ -12,9 +12,6 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from opentelemetry.proto.collector.logs.v1.logs_service_pb2 import ExportLogsServiceRequest
-from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
-
 from otel_groundedness.gateway.otlp_env import Signal
 
 # Waits re-check their deadline at least this often.
@@ -23,15 +20,19 @@ _MAX_WAIT_SLICE_S = 0.5
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Outgoing:
-    """One export request: its signal, how many spans or log records it holds, its serialized size,
-    and the parts of write-ahead log entries it delivers (released once it was delivered)."""
+    """One export request, encoded (once: a request forwarded unchanged is the body received): its
+    signal, how many spans or log records it holds, and the parts of write-ahead log entries it
+    delivers (released once it was delivered)."""
 
     signal: Signal
-    request: ExportTraceServiceRequest | ExportLogsServiceRequest
+    body: bytes
     items: int
-    size: int
     parts: tuple[tuple[int, bytes], ...] = ()  # (entry, FORWARDED, a trace id or a peer)
     peer: str | None = None  # another gateway (log records to their trace's owner), else downstream
+
+    @property
+    def size(self) -> int:
+        return len(self.body)
 
     def with_parts(self, parts: tuple[tuple[int, bytes], ...]) -> Outgoing:
         return replace(self, parts=parts)
@@ -49,7 +50,11 @@ class ExportQueue:
         self._bytes = 0  # waiting and in flight
         self._items = 0
         self._closed = False
-        self._changed = threading.Condition()
+        # One lock, two conditions: a request queued wakes one worker (not all of them, to find it
+        # taken); bytes freed, or the queue closed, wake whoever waits for room or for an empty queue.
+        lock = threading.Lock()
+        self._changed = threading.Condition(lock)
+        self._arrived = threading.Condition(lock)
 
     @property
     def byte_count(self) -> int:
@@ -83,9 +88,9 @@ class ExportQueue:
 
     def get(self, timeout: float) -> Outgoing | None:
         """The next waiting request, or None after ``timeout`` or once closed and empty."""
-        with self._changed:
+        with self._arrived:
             if not self._waiting and not self._closed:
-                self._changed.wait(timeout)
+                self._arrived.wait(timeout)
             return self._waiting.popleft() if self._waiting else None
 
     def done(self, item: Outgoing) -> None:
@@ -100,6 +105,7 @@ class ExportQueue:
         with self._changed:
             self._closed = True
             self._changed.notify_all()
+            self._arrived.notify_all()
 
     def take_waiting(self) -> list[Outgoing]:
         """Remove and return what no worker has started (at the shutdown deadline, to be counted)."""
@@ -126,4 +132,4 @@ class ExportQueue:
         self._waiting.append(item)
         self._bytes += item.size
         self._items += item.items
-        self._changed.notify_all()
+        self._arrived.notify()

@@ -24,10 +24,7 @@ from typing import Literal
 
 from opentelemetry.proto.collector.logs.v1.logs_service_pb2 import ExportLogsServiceRequest
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
-from opentelemetry.proto.common.v1.common_pb2 import InstrumentationScope
 from opentelemetry.proto.logs.v1.logs_pb2 import LogRecord
-from opentelemetry.proto.resource.v1.resource_pb2 import Resource
-from opentelemetry.proto.trace.v1.trace_pb2 import Span
 
 from otel_groundedness.core import is_genai_input, takes_span
 from otel_groundedness.core.log_events import log_event_bytes
@@ -43,7 +40,7 @@ from otel_groundedness.otlp.values import ValueReader
 
 # What a sender is asked to wait before retrying a refused request.
 RETRY_AFTER_S = 1.0
-# Python objects around a held protobuf span, beyond its serialized bytes.
+# Python objects around a held span, beyond its encoded bytes.
 _HELD_SPAN_OVERHEAD_BYTES = 256
 
 RefusalReason = Literal["buffer_full", "queue_full", "log_full", "draining"]
@@ -88,7 +85,8 @@ class Intake:
             self._accepting = False
 
     def traces(self, request: ExportTraceServiceRequest, *, body: bytes | None = None) -> Refusal | None:
-        """``body``: the request as received, when the receiver has it (else it is serialized again)."""
+        """``body``: the request as received, when the receiver has it (else it is encoded again
+        where needed: for the write-ahead log, or to forward it)."""
         if not self._accepting:
             return self._refuse(Refusal("draining"))
         span_ids: list[bytes] = []
@@ -102,13 +100,11 @@ class Intake:
                 self._metrics.duplicates(len(repeated))
             if body is None or repeated:
                 body = request.SerializeToString()
-        else:
-            body = b""
-        split = _split_traces(request, len(body))
+        split = _split_traces(request, body)
         if split is None:
             return None
         total, arrivals, outgoing = split
-        return self._admit("traces", total, arrivals, _leaving(outgoing, {}), body, span_ids)
+        return self._admit("traces", total, arrivals, _leaving(outgoing, {}), body or b"", span_ids)
 
     def logs(
         self, request: ExportLogsServiceRequest, *, from_peer: bool = False, body: bytes | None = None
@@ -116,16 +112,15 @@ class Intake:
         """``from_peer``: another gateway sent these records to their owner; they stay here."""
         if not self._accepting:
             return self._refuse(Refusal("draining"))
-        if self._wal is None:
-            body = b""
-        elif body is None:
+        if self._wal is not None and body is None:
             body = request.SerializeToString()
         total = _log_count(request)
         if not total:
             return None
         peers = self._route(request, from_peer)
-        _, arrivals, outgoing = _split_logs(request) or (0, {}, None)
-        return self._admit("logs", total, arrivals, _leaving(outgoing, peers), body, [], from_peer)
+        # Forwarded as received unless records were moved out of it.
+        _, arrivals, outgoing = _split_logs(request, None if peers else body) or (0, {}, None)
+        return self._admit("logs", total, arrivals, _leaving(outgoing, peers), body or b"", [], from_peer)
 
     def replay(self, pending: Pending) -> None:
         """Admit a request the write-ahead log held at start, waiting for room as long as it takes;
@@ -133,11 +128,11 @@ class Intake:
         assert self._wal is not None
         peers: dict[str, Outgoing] = {}
         if pending.signal == "traces":
-            split = _split_traces(ExportTraceServiceRequest.FromString(pending.body))
+            split = _split_traces(ExportTraceServiceRequest.FromString(pending.body), pending.body)
         else:
             request = ExportLogsServiceRequest.FromString(pending.body)
             peers = self._route(request, pending.from_peer)
-            split = _split_logs(request)
+            split = _split_logs(request, None if peers else pending.body)
         _, arrivals, outgoing = split or (0, {}, None)
         arrivals = {trace_id: a for trace_id, a in arrivals.items() if trace_id not in pending.done}
         leaving = [(part, item) for part, item in _leaving(outgoing, peers) if part not in pending.done]
@@ -153,7 +148,7 @@ class Intake:
         if self._ring is None or from_peer:
             return {}
         return {
-            owner: Outgoing("logs", moved, _log_count(moved), moved.ByteSize(), peer=owner)
+            owner: Outgoing("logs", moved.SerializeToString(), _log_count(moved), peer=owner)
             for owner, moved in split_by_owner(request, self._ring).items()
         }
 
@@ -209,24 +204,28 @@ class Intake:
 Split = tuple[int, dict[bytes, Arrival], Outgoing | None]
 
 
-def _split_traces(request: ExportTraceServiceRequest, serialized: int = 0) -> Split | None:
+def _split_traces(request: ExportTraceServiceRequest, body: bytes | None) -> Split | None:
     """Items, the spans held per trace, and the rest to forward at once; None for an empty request.
-    ``serialized``: the request's size when known (it is the outgoing size if nothing is held)."""
+    ``body``: the request as received, if known (forwarded as it is when nothing is held)."""
     total = sum(len(scope.spans) for resource in request.resource_spans for scope in resource.scope_spans)
     if not total:
         return None
     arrivals = _take_spans(request)
     held = sum(len(arrival.spans) for arrival in arrivals.values())
-    size = serialized if serialized and not held else request.ByteSize()
-    outgoing = Outgoing("traces", request, total - held, size) if total > held else None
+    outgoing = None
+    if total > held:
+        encoded = body if body is not None and not held else request.SerializeToString()
+        outgoing = Outgoing("traces", encoded, total - held)
     return total, arrivals, outgoing
 
 
-def _split_logs(request: ExportLogsServiceRequest) -> Split | None:
+def _split_logs(request: ExportLogsServiceRequest, body: bytes | None) -> Split | None:
+    """As ``_split_traces``; a logs request is forwarded whole (``body``, if known, is it)."""
     total = _log_count(request)
     if not total:
         return None
-    return total, _note_content(request), Outgoing("logs", request, total, request.ByteSize())
+    encoded = body if body is not None else request.SerializeToString()
+    return total, _note_content(request), Outgoing("logs", encoded, total)
 
 
 def _log_count(request: ExportLogsServiceRequest) -> int:
@@ -270,7 +269,7 @@ def _take_spans(request: ExportTraceServiceRequest) -> dict[bytes, Arrival]:
     arrivals: dict[bytes, Arrival] = {}
     emptied = False
     for resource_spans in request.resource_spans:
-        resource: Resource | None = None
+        resource: bytes | None = None
         for scope_spans in resource_spans.scope_spans:
             taken = [
                 index
@@ -281,20 +280,19 @@ def _take_spans(request: ExportTraceServiceRequest) -> dict[bytes, Arrival]:
             if not taken:
                 continue
             if resource is None:
-                resource = Resource()
-                resource.CopyFrom(resource_spans.resource)
-            scope = InstrumentationScope()
-            scope.CopyFrom(scope_spans.scope)
+                resource = resource_spans.resource.SerializeToString(deterministic=True)
+            scope = scope_spans.scope.SerializeToString(deterministic=True)
             origin = Origin(resource, resource_spans.schema_url, scope, scope_spans.schema_url)
-            origin_bytes = resource.ByteSize() + scope.ByteSize()
+            origin_bytes = len(resource) + len(scope)
             for index in taken:
-                span = Span()
-                span.CopyFrom(scope_spans.spans[index])
-                arrival = arrivals.get(span.trace_id)
+                span = scope_spans.spans[index]
+                encoded = span.SerializeToString()
+                trace_id = span.trace_id
+                arrival = arrivals.get(trace_id)
                 if arrival is None:
-                    arrival = arrivals[span.trace_id] = Arrival(size=origin_bytes)
-                arrival.spans.append(HeldSpan(origin, span))
-                arrival.size += span.ByteSize() + _HELD_SPAN_OVERHEAD_BYTES
+                    arrival = arrivals[trace_id] = Arrival(size=origin_bytes)
+                arrival.spans.append(HeldSpan(origin, encoded))
+                arrival.size += len(encoded) + _HELD_SPAN_OVERHEAD_BYTES
             for index in reversed(taken):
                 del scope_spans.spans[index]
             emptied = emptied or not scope_spans.spans

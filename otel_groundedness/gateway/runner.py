@@ -16,6 +16,22 @@ from otel_groundedness.gateway.settings import GatewaySettings
 _logger = logging.getLogger(__name__)
 
 
+# Allocations between two young-generation collections (Python's default: 700). A scored turn makes
+# thousands of short-lived objects, so the default collects every few turns, and each pass also
+# walks what the buffer holds; 10,000 collects about 14 times less often (about 2% of the
+# gateway's CPU on the benchmark's traffic) for at most that many more objects awaiting collection.
+YOUNG_COLLECTION_ALLOCATIONS = 10_000
+
+
+def tune_collector() -> None:
+    """What exists now (modules, the assembled gateway) lives as long as the process: kept out of
+    the collector's full passes, which otherwise walk it again and again while traffic flows; and
+    young objects collected less often."""
+    gc.freeze()
+    _, middle, old = gc.get_threshold()
+    gc.set_threshold(YOUNG_COLLECTION_ALLOCATIONS, middle, old)
+
+
 def run_gateway(settings: GatewaySettings, environ: Mapping[str, str]) -> int:
     """Serve until SIGTERM or SIGINT, then drain (``Gateway.shutdown``) and return 0.
 
@@ -23,9 +39,7 @@ def run_gateway(settings: GatewaySettings, environ: Mapping[str, str]) -> int:
     """
     configure_logging(settings.log_level)
     gateway = Gateway(settings, environ)
-    # What exists now (modules, the assembled gateway) lives as long as the process: kept out of
-    # the collector's full passes, which otherwise walk it again and again while traffic flows.
-    gc.freeze()
+    tune_collector()
     stop = threading.Event()
 
     def on_signal(number: int, _frame: FrameType | None) -> None:

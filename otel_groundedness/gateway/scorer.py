@@ -14,7 +14,10 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from opentelemetry.proto.common.v1.common_pb2 import InstrumentationScope
 from opentelemetry.proto.logs.v1.logs_pb2 import LogRecord
+from opentelemetry.proto.resource.v1.resource_pb2 import Resource
+from opentelemetry.proto.trace.v1.trace_pb2 import Span
 
 from otel_groundedness.core import score_trace
 from otel_groundedness.gateway.export_queue import ExportQueue, Outgoing
@@ -25,7 +28,7 @@ from otel_groundedness.gateway.otlp_out import (
     trace_request,
     write_evaluation,
 )
-from otel_groundedness.gateway.trace_buffer import HeldSpan, HeldTrace, Origin, TraceBuffer
+from otel_groundedness.gateway.trace_buffer import HeldTrace, Origin, TraceBuffer
 from otel_groundedness.gateway.write_ahead_log import Part, WriteAheadLog
 from otel_groundedness.otlp.codec import span_record
 from otel_groundedness.otlp.values import ValueReader
@@ -92,12 +95,12 @@ class Scorer:
             self._release(self._buffer.take_due(self._batch_bytes), float("inf"))
 
     def _release(self, traces: Iterable[HeldTrace], score_until: float) -> None:
-        spans: list[HeldSpan] = []
+        spans: list[tuple[Origin, bytes]] = []
         records: list[tuple[Origin, LogRecord]] = []
         parts: list[Part] = []
         size = 0
-        # Resource attributes as read, by origin: the traces of one request share theirs.
-        resources: dict[int, dict[str, Any]] = {}
+        # Resource attributes and scope name as read, by origin: the traces of one request share them.
+        origins: dict[int, tuple[dict[str, Any], str]] = {}
         for trace in traces:
             # Requests stay under the batch size, so the next tier's request limit is met; a larger
             # trace goes alone. The held size is above a span's serialized size, but scoring adds
@@ -106,29 +109,39 @@ class Scorer:
             if spans and size + trace.size > self._batch_bytes * 3 // 4:
                 self._queue_output(spans, records, parts)
                 spans, records, parts, size = [], [], [], 0
+            encoded = [held.span for held in trace.spans]
             if time.monotonic() < score_until:
-                records.extend(self._score(trace, resources))
+                records.extend(self._score(trace, encoded, origins))
             else:
                 self._metrics.unscored(len(trace.spans), "shutdown_deadline")
-            spans.extend(trace.spans)
+            spans.extend(zip([held.origin for held in trace.spans], encoded, strict=True))
             parts.extend((entry, trace.trace_id) for entry in trace.entries)
             size += trace.size
         self._queue_output(spans, records, parts)
 
     def _score(
-        self, trace: HeldTrace, resources: dict[int, dict[str, Any]]
+        self, trace: HeldTrace, encoded: list[bytes], origins: dict[int, tuple[dict[str, Any], str]]
     ) -> list[tuple[Origin, LogRecord]]:
+        """Score ``trace``; the scored spans' entries in ``encoded`` are replaced by the spans with
+        their evaluation (the others leave as they came)."""
         if not trace.spans:
             return []  # content records whose spans went elsewhere: nothing to score them onto
         try:
             reader = ValueReader()
+            messages = []
             records = []
             for held in trace.spans:
                 origin = held.origin
-                resource = resources.get(id(origin))
-                if resource is None:
-                    resource = resources[id(origin)] = reader.attributes(origin.resource.attributes)
-                records.append(span_record(held.span, resource, origin.scope.name, reader))
+                read = origins.get(id(origin))
+                if read is None:
+                    resource = reader.attributes(Resource.FromString(origin.resource).attributes)
+                    read = origins[id(origin)] = (
+                        resource,
+                        InstrumentationScope.FromString(origin.scope).name,
+                    )
+                span = Span.FromString(held.span)
+                messages.append(span)
+                records.append(span_record(span, read[0], read[1], reader))
             scored = score_trace(
                 int.from_bytes(trace.trace_id, "big"),
                 records,
@@ -143,21 +156,21 @@ class Scorer:
         now_ns = self._wall_clock_ns()
         output = []
         for turn in scored.scored:
-            held = trace.spans[turn.position]
-            write_evaluation(held.span, turn.evaluation)
-            output.append((held.origin, evaluation_record(held.span, turn.evaluation, now_ns)))
+            span = messages[turn.position]
+            encoded[turn.position] = write_evaluation(span, encoded[turn.position], turn.evaluation)
+            output.append(
+                (trace.spans[turn.position].origin, evaluation_record(span, turn.evaluation, now_ns))
+            )
         return output
 
     def _queue_output(
-        self, spans: list[HeldSpan], records: list[tuple[Origin, LogRecord]], parts: list[Part]
+        self, spans: list[tuple[Origin, bytes]], records: list[tuple[Origin, LogRecord]], parts: list[Part]
     ) -> None:
         items = []
         if spans:
-            request = trace_request(spans)
-            items.append(Outgoing("traces", request, len(spans), request.ByteSize()))
+            items.append(Outgoing("traces", trace_request(spans), len(spans)))
         if records:
-            logs = logs_request(records)
-            items.append(Outgoing("logs", logs, len(records), logs.ByteSize()))
+            items.append(Outgoing("logs", logs_request(records), len(records)))
         if self._wal is not None and parts:
             if not items:  # content records whose spans went elsewhere: nothing to deliver
                 self._wal.release(parts)

@@ -10,11 +10,11 @@ from typing import Protocol
 
 import grpc
 import httpx
-from opentelemetry.proto.collector.logs.v1 import logs_service_pb2, logs_service_pb2_grpc
-from opentelemetry.proto.collector.trace.v1 import trace_service_pb2, trace_service_pb2_grpc
+from opentelemetry.proto.collector.logs.v1 import logs_service_pb2
+from opentelemetry.proto.collector.trace.v1 import trace_service_pb2
 
 from otel_groundedness.gateway.export_queue import Outgoing
-from otel_groundedness.gateway.otlp_env import ExportTarget
+from otel_groundedness.gateway.otlp_env import ExportTarget, Signal
 from otel_groundedness.gateway.rpc_status import retry_delay_s
 
 _RETRYABLE_CODES = frozenset(
@@ -28,6 +28,15 @@ _RETRYABLE_CODES = frozenset(
     }
 )
 _RETRYABLE_HTTP = frozenset({429, 502, 503, 504})
+_METHODS: dict[Signal, str] = {
+    "traces": "/opentelemetry.proto.collector.trace.v1.TraceService/Export",
+    "logs": "/opentelemetry.proto.collector.logs.v1.LogsService/Export",
+}
+_Response = trace_service_pb2.ExportTraceServiceResponse | logs_service_pb2.ExportLogsServiceResponse
+_RESPONSE_TYPES: dict[Signal, type[_Response]] = {
+    "traces": trace_service_pb2.ExportTraceServiceResponse,
+    "logs": logs_service_pb2.ExportLogsServiceResponse,
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,16 +68,16 @@ class GrpcSender:
             self._channel = grpc.secure_channel(target.endpoint, credentials, options=options)
         else:
             self._channel = grpc.insecure_channel(target.endpoint, options=options)
-        if target.signal == "traces":
-            self._export = trace_service_pb2_grpc.TraceServiceStub(self._channel).Export  # type: ignore[no-untyped-call]
-        else:
-            self._export = logs_service_pb2_grpc.LogsServiceStub(self._channel).Export  # type: ignore[no-untyped-call]
+        # No request serializer: the request is sent as encoded in the queue.
+        self._export: grpc.UnaryUnaryMultiCallable[bytes, _Response] = self._channel.unary_unary(
+            _METHODS[target.signal], response_deserializer=_RESPONSE_TYPES[target.signal].FromString
+        )
         self._compression = grpc.Compression.Gzip if target.gzip else None
 
     def send(self, item: Outgoing) -> SendResult:
         try:
             response = self._export(
-                item.request,
+                item.body,
                 timeout=self._target.timeout_s,
                 metadata=self._target.headers,
                 compression=self._compression,
@@ -96,14 +105,10 @@ class HttpSender:
             headers["Content-Encoding"] = "gzip"
         verify: str | bool = target.certificate or True
         self._client = httpx.Client(headers=headers, timeout=target.timeout_s, verify=verify)
-        self._response_type = (
-            trace_service_pb2.ExportTraceServiceResponse
-            if target.signal == "traces"
-            else logs_service_pb2.ExportLogsServiceResponse
-        )
+        self._response_type = _RESPONSE_TYPES[target.signal]
 
     def send(self, item: Outgoing) -> SendResult:
-        body = item.request.SerializeToString()
+        body = item.body
         if self._target.gzip:
             body = gzip.compress(body, compresslevel=1)
         try:

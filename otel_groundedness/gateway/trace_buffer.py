@@ -2,8 +2,9 @@
 ``max_wait_s`` since its first record. Bounded in traces and bytes; a full buffer refuses new records
 (the sender retries) rather than evicting a trace before it is whole.
 
-Spans are kept as the protobuf messages received, so that what goes out is what came in plus the
-evaluation; the ``LogEventRecord``s are event-form content, kept only for pairing.
+Spans are kept encoded as received (with their resource and scope), so that what goes out is what
+came in plus the evaluation, and a span not scored leaves without being encoded again; the
+``LogEventRecord``s are event-form content, kept only for pairing.
 """
 
 from __future__ import annotations
@@ -13,27 +14,28 @@ from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from opentelemetry.proto.common.v1.common_pb2 import InstrumentationScope
-from opentelemetry.proto.resource.v1.resource_pb2 import Resource
-from opentelemetry.proto.trace.v1.trace_pb2 import Span
-
 from otel_groundedness.records import LogEventRecord
 
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Origin:
-    """The resource and scope a span was received under (shared by the spans of one scope)."""
+    """The encoded resource and scope a span was received under (shared by the spans of one scope)."""
 
-    resource: Resource
+    resource: bytes
     resource_schema_url: str
-    scope: InstrumentationScope
+    scope: bytes
     scope_schema_url: str
+
+    @property
+    def key(self) -> tuple[bytes, str, bytes, str]:
+        """Equal for origins equal in content, whichever request they arrived in."""
+        return (self.resource, self.resource_schema_url, self.scope, self.scope_schema_url)
 
 
 @dataclass(frozen=True, slots=True)
 class HeldSpan:
     origin: Origin
-    span: Span
+    span: bytes  # encoded
 
 
 @dataclass(slots=True)

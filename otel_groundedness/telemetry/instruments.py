@@ -31,7 +31,7 @@ from otel_groundedness.evaluator import Evaluator
 from otel_groundedness.records import TurnContext
 from otel_groundedness.scoring import GroundednessReport
 from otel_groundedness.telemetry import names
-from otel_groundedness.telemetry.tally import Tally
+from otel_groundedness.telemetry.tally import SeriesKey, Tally, series_key
 
 METER_NAME = names.INSTRUMENTATION_SCOPE
 
@@ -61,6 +61,37 @@ def capped(value: Any) -> Any:
     return value
 
 
+# Distinct turn label sets remembered; a new one past it starts the memory again.
+_MAX_TURN_LABELS = 256
+
+
+class _TurnLabels:
+    """What each instrument records a turn's labels as: the attributes (histograms) and the series
+    key (tallies), the atoms' by kind and verdict as they are met."""
+
+    __slots__ = ("_atoms", "_turn", "budget", "duration", "score", "turns")
+
+    def __init__(self, turn: dict[str, Any]) -> None:
+        self._turn = turn
+        self.turns = series_key(_select(names.METRIC_TURNS.attributes, turn))
+        self.budget = series_key(_select(names.METRIC_BUDGET_EXCEEDED.attributes, turn))
+        self.score = _select(names.METRIC_SCORE.attributes, turn)
+        self.duration = _select(names.METRIC_DURATION.attributes, turn)
+        self._atoms: dict[tuple[str, str], SeriesKey] = {}
+
+    def atoms(self, kind_verdict: tuple[str, str]) -> SeriesKey:
+        key = self._atoms.get(kind_verdict)
+        if key is None:
+            kind, verdict = kind_verdict
+            values = {
+                **_select(_ATOM_TURN_KEYS, self._turn),
+                _ATOM_KIND: capped(kind),
+                _ATOM_VERDICT: capped(verdict),
+            }
+            key = self._atoms[kind_verdict] = series_key(values)
+        return key
+
+
 class GroundednessInstruments:
     """Typed recording methods over the instruments in ``names.METRICS``."""
 
@@ -71,6 +102,7 @@ class GroundednessInstruments:
         self._queue_size = queue_size
         self._evaluator = evaluator
         self._counters: dict[str, Tally] = {}
+        self._turn_labels: dict[tuple[str | None, ...], _TurnLabels] = {}
         self._histograms: dict[str, Histogram] = {}
         for spec in names.METRICS:
             self._create(meter, spec)
@@ -113,39 +145,45 @@ class GroundednessInstruments:
         """One evaluated turn: its label, its score (scored labels only), its atoms, whether it ran out
         of work budget, and its cost; measured in the context of ``span``, the scored span."""
         measured_in: Context | None = None if span is None else set_span_in_context(NonRecordingSpan(span))
+        labels = self._labels(report.label, context)
+        self._counters[names.METRIC_TURNS.name].add_series(labels.turns, 1, measured_in)
+        if report.score is not None and report.label not in _UNSCORED_LABELS:
+            self._histograms[names.METRIC_SCORE.name].record(report.score, labels.score, measured_in)
+        atoms = self._counters[names.METRIC_ATOMS.name]
+        # One add per (kind, verdict), not per atom.
+        tally = collections.Counter(
+            (verdict.kind, verdict.verdict)
+            for verdict in (*report.supported, *report.contradicted, *report.unsupported)
+        )
+        for kind_verdict, count in tally.items():
+            atoms.add_series(labels.atoms(kind_verdict), count, measured_in)
+        if report.budget_exceeded:
+            self._counters[names.METRIC_BUDGET_EXCEEDED.name].add_series(labels.budget, 1, measured_in)
+        self._histograms[names.METRIC_DURATION.name].record(duration_s, labels.duration, measured_in)
+
+    def _labels(self, label: str, context: TurnContext) -> _TurnLabels:
+        """The label sets of a turn with this label and context: built once, then looked up (turns
+        repeat a few providers, models, agents and labels)."""
+        key = (label, context.provider, context.request_model, context.agent_name, context.operation)
+        labels = self._turn_labels.get(key)
+        if labels is None:
+            if len(self._turn_labels) >= _MAX_TURN_LABELS:
+                self._turn_labels.clear()
+            labels = self._turn_labels[key] = _TurnLabels(self._turn_values(label, context))
+        return labels
+
+    def _turn_values(self, label: str, context: TurnContext) -> dict[str, Any]:
         values = {
             names.ATTR_EVALUATION_NAME: names.EVALUATION_NAME,
             names.ATTR_PROVIDER: context.provider,
             names.ATTR_REQUEST_MODEL: context.request_model,
             names.ATTR_AGENT_NAME: context.agent_name,
             names.ATTR_OPERATION: context.operation,
-            names.ATTR_EVALUATION_SCORE_LABEL: report.label,
+            names.ATTR_EVALUATION_SCORE_LABEL: label,
             names.ATTR_METRIC_EVALUATOR_VERSION: self._evaluator.version,
         }
         # Unset labels dropped and the rest capped once, for all the instruments that select from them.
-        turn = {key: capped(value) for key, value in values.items() if value is not None}
-        self._counters[names.METRIC_TURNS.name].add(
-            1, _select(names.METRIC_TURNS.attributes, turn), measured_in
-        )
-        if report.score is not None and report.label not in _UNSCORED_LABELS:
-            score = self._histograms[names.METRIC_SCORE.name]
-            score.record(report.score, _select(names.METRIC_SCORE.attributes, turn), measured_in)
-        atoms = self._counters[names.METRIC_ATOMS.name]
-        # One add per (kind, verdict), not per atom; the turn's labels selected once for all of them.
-        tally = collections.Counter(
-            (verdict.kind, verdict.verdict)
-            for verdict in (*report.supported, *report.contradicted, *report.unsupported)
-        )
-        if tally:
-            atom_labels = _select(_ATOM_TURN_KEYS, turn)
-            for (kind, verdict), count in tally.items():
-                values = {**atom_labels, _ATOM_KIND: capped(kind), _ATOM_VERDICT: capped(verdict)}
-                atoms.add(count, values, measured_in)
-        if report.budget_exceeded:
-            budget = names.METRIC_BUDGET_EXCEEDED
-            self._counters[budget.name].add(1, _select(budget.attributes, turn), measured_in)
-        duration = self._histograms[names.METRIC_DURATION.name]
-        duration.record(duration_s, _select(names.METRIC_DURATION.attributes, turn), measured_in)
+        return {key: capped(value) for key, value in values.items() if value is not None}
 
     def record_skip(self, reason: str) -> None:
         self._counters[names.METRIC_SKIPPED.name].add(1, {names.ATTR_SKIP_REASON: reason})

@@ -21,9 +21,18 @@ from typing import Any
 from opentelemetry.context import Context
 from opentelemetry.metrics import CallbackOptions, Observation
 
+# A series: its set of (key, value) pairs, one series per attribute set in any key order.
+SeriesKey = frozenset[tuple[str, Any]]
 OVERFLOW_ATTRIBUTES: Mapping[str, Any] = {"otel.metric.overflow": True}
-_OVERFLOW_KEY = frozenset(OVERFLOW_ATTRIBUTES.items())
-_NO_ATTRIBUTES: frozenset[tuple[str, Any]] = frozenset()
+_OVERFLOW_KEY: SeriesKey = frozenset(OVERFLOW_ATTRIBUTES.items())
+_NO_ATTRIBUTES: SeriesKey = frozenset()
+
+
+def series_key(attributes: Mapping[str, Any] | None) -> SeriesKey:
+    """The series of ``attributes``: for a caller that adds to the same series again and again."""
+    return frozenset(attributes.items()) if attributes else _NO_ATTRIBUTES
+
+
 MAX_SERIES = 2000  # the SDK's default cardinality limit
 
 
@@ -32,15 +41,17 @@ class Tally:
 
     def __init__(self, max_series: int = MAX_SERIES) -> None:
         self._max_series = max_series
-        # Keyed by the set of (key, value) pairs: one series per attribute set, in any key order.
-        self._counts: dict[frozenset[tuple[str, Any]], int] = {}
-        self._contexts: dict[frozenset[tuple[str, Any]], Context] = {}  # keys a subset of ``_counts``
+        self._counts: dict[SeriesKey, int] = {}
+        self._contexts: dict[SeriesKey, Context] = {}  # keys a subset of ``_counts``
         self._lock = threading.Lock()
 
     def add(
         self, amount: int, attributes: Mapping[str, Any] | None = None, context: Context | None = None
     ) -> None:
-        key = frozenset(attributes.items()) if attributes else _NO_ATTRIBUTES
+        self.add_series(series_key(attributes), amount, context)
+
+    def add_series(self, key: SeriesKey, amount: int, context: Context | None = None) -> None:
+        """``add`` to the series ``series_key`` gave."""
         with self._lock:
             count = self._counts.get(key)
             if count is None and len(self._counts) >= self._max_series:

@@ -1,14 +1,26 @@
-"""The evaluation written onto a received protobuf span: the scored span names its turn's agent, and an
-instrumentation's own value is never replaced."""
+"""The evaluation written onto a received span: the scored span names its turn's agent, and an
+instrumentation's own value is never replaced. Export requests joined from encoded spans and records."""
 
 from __future__ import annotations
 
+import pytest
+from opentelemetry.proto.collector.logs.v1.logs_service_pb2 import ExportLogsServiceRequest
+from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
+from opentelemetry.proto.common.v1.common_pb2 import InstrumentationScope
+from opentelemetry.proto.logs.v1.logs_pb2 import LogRecord
+from opentelemetry.proto.resource.v1.resource_pb2 import Resource
 from opentelemetry.proto.trace.v1.trace_pb2 import Span
 
-from otel_groundedness.core import evaluate
+from otel_groundedness.core import Evaluation, evaluate
 from otel_groundedness.evaluator import describe
-from otel_groundedness.gateway.otlp_out import write_evaluation
-from otel_groundedness.otlp.values import ValueReader, add_key_values
+from otel_groundedness.gateway.otlp_out import (
+    evaluation_record,
+    logs_request,
+    trace_request,
+    write_evaluation,
+)
+from otel_groundedness.gateway.trace_buffer import Origin
+from otel_groundedness.otlp.values import ValueReader, add_key_values, set_any_value
 from otel_groundedness.records import Turn, TurnContext
 from otel_groundedness.scoring import Evidence, GroundednessPolicy
 from otel_groundedness.telemetry import names
@@ -23,7 +35,9 @@ def scored(own: dict[str, object], agent: str | None) -> dict[str, object]:
     add_key_values(span.attributes, {"gen_ai.request.model": "gpt-4o", **own})
     context = TurnContext(operation="chat", request_model="gpt-4o", agent_name=agent)
     turn = Turn(1, 2, ANSWER, EVIDENCE, None, context)
-    write_evaluation(span, evaluate(turn, POLICY, describe(POLICY)))
+    span = Span.FromString(
+        write_evaluation(span, span.SerializeToString(), evaluate(turn, POLICY, describe(POLICY)))
+    )
     keys = [item.key for item in span.attributes]
     assert len(keys) == len(set(keys))  # every key once
     return ValueReader().attributes(span.attributes)
@@ -42,3 +56,101 @@ def test_an_instrumentations_own_agent_name_is_kept() -> None:
 
 def test_a_turn_without_an_agent_adds_no_agent_name() -> None:
     assert names.ATTR_AGENT_NAME not in scored({}, None)
+
+
+def origin(service: str, scope: str, schema_url: str = "") -> Origin:
+    resource = Resource()
+    add_key_values(resource.attributes, {"service.name": service})
+    return Origin(
+        resource.SerializeToString(),
+        schema_url,
+        InstrumentationScope(name=scope).SerializeToString(),
+        schema_url,
+    )
+
+
+def test_a_trace_request_joined_from_encoded_spans_is_the_request_built_of_them() -> None:
+    shop, shop_again, bank = origin("shop", "openai"), origin("shop", "openai"), origin("bank", "x", "s/1")
+    spans = [Span(span_id=bytes([index]) * 8, name=f"chat {index}") for index in range(4)]
+    held = [(shop, spans[0]), (bank, spans[1]), (shop_again, spans[2]), (bank, spans[3])]
+
+    joined = ExportTraceServiceRequest.FromString(
+        trace_request((where, span.SerializeToString()) for where, span in held)
+    )
+
+    expected = ExportTraceServiceRequest()
+    for where, members in ((shop, [spans[0], spans[2]]), (bank, [spans[1], spans[3]])):
+        block = expected.resource_spans.add(schema_url=where.resource_schema_url)
+        block.resource.ParseFromString(where.resource)
+        scope_block = block.scope_spans.add(schema_url=where.scope_schema_url)
+        scope_block.scope.ParseFromString(where.scope)
+        scope_block.spans.extend(members)
+    assert joined == expected
+
+
+def test_a_logs_request_puts_each_record_under_its_resource_in_the_products_scope() -> None:
+    shop, bank = origin("shop", "openai"), origin("bank", "x", "s/1")
+    records = [
+        (shop, LogRecord(event_name="a")),
+        (bank, LogRecord(event_name="b")),
+        (shop, LogRecord(event_name="c")),
+    ]
+
+    joined = ExportLogsServiceRequest.FromString(logs_request(records))
+
+    assert [block.resource.SerializeToString() for block in joined.resource_logs] == [
+        shop.resource,
+        bank.resource,
+    ]
+    assert [block.schema_url for block in joined.resource_logs] == ["", "s/1"]
+    assert [
+        [
+            (scope.scope.name, [record.event_name for record in scope.log_records])
+            for scope in block.scope_logs
+        ]
+        for block in joined.resource_logs
+    ] == [[(names.INSTRUMENTATION_SCOPE, ["a", "c"])], [(names.INSTRUMENTATION_SCOPE, ["b"])]]
+
+
+def reference_evaluation(span: Span, evaluation: Evaluation) -> None:
+    """``write_evaluation`` written field by field with protobuf's API."""
+    added, defaults = evaluation.span_attributes, evaluation.span_defaults
+    replaced = set()
+    for item in span.attributes:
+        if item.key in added:
+            item.value.Clear()
+            set_any_value(item.value, added[item.key])
+            replaced.add(item.key)
+        elif item.key in defaults:
+            replaced.add(item.key)
+    add_key_values(span.attributes, {k: v for k, v in {**defaults, **added}.items() if k not in replaced})
+    event = span.events.add(time_unix_nano=span.end_time_unix_nano, name=names.EVENT_EVALUATION_RESULT)
+    add_key_values(event.attributes, evaluation.event_attributes)
+
+
+@pytest.mark.parametrize("own_label", [False, True])  # with an own label: replaced, encoded again
+@pytest.mark.parametrize("end_ns", [0, 1_700_000_000_123_456_789])
+def test_the_evaluation_is_written_as_protobufs_api_writes_it(end_ns: int, own_label: bool) -> None:
+    span = Span(
+        trace_id=b"\x01" * 16, span_id=b"\x02" * 8, name="chat", end_time_unix_nano=end_ns, flags=0x301
+    )
+    own = {"gen_ai.request.model": "gpt-4o", names.ATTR_AGENT_NAME: "own"}
+    add_key_values(span.attributes, {**own, names.ATTR_LABEL: "stale"} if own_label else own)
+    span.events.add(name="gen_ai.choice")
+    turn = Turn(1, 2, ANSWER, EVIDENCE, None, TurnContext(agent_name="billing", response_id="r-1"))
+    evaluation = evaluate(turn, POLICY, describe(POLICY))
+    expected = Span()
+    expected.CopyFrom(span)
+    reference_evaluation(expected, evaluation)
+
+    written = Span.FromString(write_evaluation(span, span.SerializeToString(), evaluation))
+    record = evaluation_record(span, evaluation, 7)
+
+    assert written == expected
+    assert list(record.attributes) == list(expected.events[1].attributes)
+    assert (record.trace_id, record.span_id, record.flags, record.time_unix_nano) == (
+        span.trace_id,
+        span.span_id,
+        0x01,
+        7,
+    )

@@ -39,6 +39,9 @@ def test_nested_documents_count_every_leaf_and_each_container_once() -> None:
     loop: list[object] = ["ab"]
     loop.append(loop)
     assert estimate_bytes(loop) == SCALAR_BYTES + 2
+    own: dict[str, object] = {"x": "ab"}
+    own["self"] = own
+    assert estimate_bytes(own) == SCALAR_BYTES + 1 + 2 + 4
     inner = {"k": b"xyz"}
     document = {"a": [inner, inner, (None, 1.5, "cd")], "b": _Text("efg"), "c": inner}
     # Containers: document, list, inner (once), tuple; keys a, b, c, k; leaves xyz, None, 1.5, cd, efg.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import replace
 from typing import Any
 
@@ -143,3 +144,47 @@ def test_attribute_values_copied_from_spans_are_capped() -> None:
     assert attributes[names.ATTR_REQUEST_MODEL] == "m" * names.MAX_METRIC_ATTRIBUTE_CHARS
     assert attributes[names.ATTR_AGENT_NAME] == "a" * names.MAX_METRIC_ATTRIBUTE_CHARS
     assert all(len(str(value)) <= names.MAX_METRIC_ATTRIBUTE_CHARS for value in attributes.values())
+
+
+def test_turns_of_different_labels_or_contexts_count_apart_and_equal_ones_together() -> None:
+    # Each turn's label sets are built once and then looked up: the lookup must tell them apart.
+    reader = InMemoryMetricReader()
+    instruments = GroundednessInstruments(
+        MeterProvider(metric_readers=[reader]), queue_size=lambda: 0, evaluator=EVALUATOR
+    )
+    other_agent = replace(CONTEXT, agent_name="refund-agent")
+    for report, context in ((MIXED, CONTEXT), (MIXED, other_agent), (MIXED, CONTEXT), (NO_EVIDENCE, CONTEXT)):
+        instruments.record_evaluation(report, context, 0.002)
+    metrics = collect(reader)
+
+    turns = {
+        (
+            point.attributes[names.ATTR_AGENT_NAME],
+            point.attributes[names.ATTR_EVALUATION_SCORE_LABEL],
+        ): point.value
+        for point in metrics[names.METRIC_TURNS.name].data.data_points
+    }
+    assert turns == {
+        ("invoice-agent", MIXED.label): 2,
+        ("refund-agent", MIXED.label): 1,
+        ("invoice-agent", NO_EVIDENCE.label): 1,
+    }
+    atoms = {
+        tuple(
+            point.attributes[key]
+            for key in (names.ATTR_AGENT_NAME, names.ATTR_ATOM_KIND, names.ATTR_ATOM_VERDICT)
+        ): point.value
+        for point in metrics[names.METRIC_ATOMS.name].data.data_points
+    }
+    per_turn = Counter(
+        (atom.kind, atom.verdict) for atom in (*MIXED.supported, *MIXED.contradicted, *MIXED.unsupported)
+    )
+    assert atoms == {
+        **{("invoice-agent", *kind_verdict): 2 * count for kind_verdict, count in per_turn.items()},
+        **{("refund-agent", *kind_verdict): count for kind_verdict, count in per_turn.items()},
+    }
+    scores = {
+        point.attributes[names.ATTR_AGENT_NAME]: point.count
+        for point in metrics[names.METRIC_SCORE.name].data.data_points
+    }
+    assert scores == {"invoice-agent": 2, "refund-agent": 1}
