@@ -355,26 +355,50 @@ impl EvidenceIndex {
     /// indexed once per fragment holding that text.
     fn extract_all(&mut self, extract: impl FnOnce(&str) -> Vec<Atom>, needs: &EvidenceNeeds) {
         let arena = &self.corpus.arena;
-        let mut texts: Vec<&[u8]> = Vec::new();
-        let mut occurrences: HashMap<&[u8], usize> = HashMap::default();
-        let mut fragments_of: Vec<Vec<usize>> = Vec::new();
-        for (position, fragment) in self.corpus.fragments.iter().enumerate() {
+        let fragments = &self.corpus.fragments;
+        let mut texts: Vec<&[u8]> = Vec::with_capacity(fragments.len());
+        let mut occurrences: HashMap<&[u8], usize> =
+            HashMap::with_capacity_and_hasher(fragments.len(), Default::default());
+        // Each fragment's text; the fragments of a text then become one run of `holding` (a list
+        // per text was an allocation per text).
+        let mut slots = Vec::with_capacity(fragments.len());
+        for (position, fragment) in fragments.iter().enumerate() {
             let text = arena.bytes(fragment.text);
             if text.is_empty() {
                 continue;
             }
             let slot = *occurrences.entry(text).or_insert_with(|| {
                 texts.push(text);
-                fragments_of.push(Vec::new());
                 texts.len() - 1
             });
-            if let Some(list) = fragments_of.get_mut(slot) {
-                list.push(position);
+            slots.push((slot, position));
+        }
+        // `runs[slot]..runs[slot + 1]`: where the fragments holding text `slot` are in `holding`.
+        let mut runs = vec![0; texts.len() + 1];
+        for (slot, _) in &slots {
+            if let Some(count) = runs.get_mut(slot + 1) {
+                *count += 1;
+            }
+        }
+        let mut total = 0;
+        for run in &mut runs {
+            total += *run;
+            *run = total;
+        }
+        let mut next = runs.clone();
+        let mut holding = vec![0; slots.len()];
+        for (slot, position) in slots {
+            if let Some(at) = next.get_mut(slot) {
+                if let Some(held) = holding.get_mut(*at) {
+                    *held = position;
+                }
+                *at += 1;
             }
         }
         let mut starts = Vec::with_capacity(texts.len());
         let mut char_starts = Vec::with_capacity(texts.len());
-        let mut joined: Vec<u8> = Vec::new();
+        let size = texts.iter().map(|text| text.len() + SEPARATOR.len()).sum();
+        let mut joined: Vec<u8> = Vec::with_capacity(size);
         let mut chars = 0;
         for text in &texts {
             if !starts.is_empty() {
@@ -425,11 +449,13 @@ impl EvidenceIndex {
             else {
                 continue;
             };
+            let run = runs.get(slot).zip(runs.get(slot + 1));
+            let fragments = run.and_then(|(start, end)| holding.get(*start..*end));
             let (Some(text_start), Some(char_start), Some(text), Some(fragments)) = (
                 starts.get(slot),
                 char_starts.get(slot),
                 texts.get(slot),
-                fragments_of.get(slot),
+                fragments,
             ) else {
                 continue;
             };
