@@ -294,6 +294,14 @@ fn numeric_slot(kind: AtomKind) -> Option<usize> {
     NUMERIC_KINDS.iter().position(|numeric| *numeric == kind)
 }
 
+/// A date atom's readings (none for another atom).
+fn date_readings(value: &AtomValue) -> &[crate::atoms::Reading] {
+    match value {
+        AtomValue::Date(date) => &date.readings,
+        _ => &[],
+    }
+}
+
 /// One hit of an atom `value` of kind `name` per fragment its text is found in (`origin` of
 /// each).
 fn hits_at<'a>(
@@ -823,17 +831,17 @@ impl EvidenceIndex {
         let corpus = &self.corpus;
         let date_atoms = &self.date_atoms;
         let table = self.dates.get_or_insert_with(|| {
-            let readings: Vec<Vec<Reading>> = date_atoms
+            let count = date_atoms
                 .iter()
-                .map(|(_, value)| match value.as_ref() {
-                    AtomValue::Date(date) => date
-                        .readings
-                        .iter()
-                        .map(|(y, m, d)| (*y, m.map(i64::from), d.map(i64::from)))
-                        .collect(),
-                    _ => Vec::new(),
-                })
-                .collect();
+                .map(|(_, value)| date_readings(value).len())
+                .sum();
+            // One list, sized once (a list per atom was an allocation each).
+            let mut readings = Vec::with_capacity(count);
+            for (atom, (_, value)) in date_atoms.iter().enumerate() {
+                let each = date_readings(value).iter();
+                readings
+                    .extend(each.map(|(y, m, d)| (atom, (*y, m.map(i64::from), d.map(i64::from)))));
+            }
             let scalars = corpus
                 .scalar_values
                 .iter()
@@ -843,7 +851,7 @@ impl EvidenceIndex {
                     float_literal: matches!(row.literal, Literal::Float(_)),
                 })
                 .collect();
-            DateIndex::new(&readings, scalars)
+            DateIndex::new(readings, scalars)
         });
         let found = table.dates(mask, reading, budget);
         if found.is_empty() {
