@@ -726,8 +726,11 @@ impl Walker {
 fn reserve(corpus: &mut Corpus, max_bytes: i64) {
     let budget = usize::try_from(max_bytes).unwrap_or(0);
     let arena = &mut corpus.arena;
-    let (mut children, mut numbers, mut documents) = (0, 0, 0_usize);
+    let (mut children, mut numbers, mut strings, mut documents) = (0, 0, 0, 0_usize);
     for node in &arena.nodes {
+        if let Node::Str(_) | Node::StrSubclass(_) | Node::Text(_) = node {
+            strings += 1;
+        }
         match node {
             Node::Map { links, .. } => children += links.len as usize / 2,
             Node::List { links, .. } => children += links.len as usize,
@@ -742,8 +745,8 @@ fn reserve(corpus: &mut Corpus, max_bytes: i64) {
             _ => {}
         }
     }
-    // About one node, link, path and number per 8 bytes of a number-dense document; a child
-    // costs the walk a byte at least, a number 8.
+    // About one node, link, path, number and fragment per 8 bytes of a number-dense document;
+    // a child costs the walk a byte at least, a number 8.
     let parsed = documents.min(budget) / 8;
     arena.nodes.reserve(parsed);
     arena.links.reserve(parsed);
@@ -751,6 +754,7 @@ fn reserve(corpus: &mut Corpus, max_bytes: i64) {
     let numbers = numbers.min(budget / NUMBER_COST as usize) + parsed;
     corpus.scalar_rows.reserve(numbers);
     corpus.scalar_values.reserve(numbers);
+    corpus.fragments.reserve(strings.min(budget) + parsed);
 }
 
 fn index(position: usize) -> u32 {
