@@ -405,7 +405,8 @@ impl EvidenceIndex {
         }
         let mut starts = Vec::with_capacity(texts.len());
         let mut char_starts = Vec::with_capacity(texts.len());
-        let size = texts.iter().map(|text| text.len() + SEPARATOR.len()).sum();
+        let separators = SEPARATOR.len() * texts.len().saturating_sub(1);
+        let size = texts.iter().map(|text| text.len()).sum::<usize>() + separators;
         let mut joined: Vec<u8> = Vec::with_capacity(size);
         let mut chars = 0;
         for text in &texts {
