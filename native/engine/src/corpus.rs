@@ -745,16 +745,17 @@ fn reserve(corpus: &mut Corpus, max_bytes: i64) {
             _ => {}
         }
     }
-    // About one node, link, path, number and fragment per 8 bytes of a number-dense document;
+    // A number-dense document holds about a node and link per 8 bytes, a path per 12, a number
+    // per 16 and a fragment per 32 (no more: what is reserved and not filled still costs memory);
     // a child costs the walk a byte at least, a number 8.
-    let parsed = documents.min(budget) / 8;
-    arena.nodes.reserve(parsed);
-    arena.links.reserve(parsed);
-    corpus.paths.reserve(children.min(budget) + parsed);
-    let numbers = numbers.min(budget / NUMBER_COST as usize) + parsed;
+    let parsed = documents.min(budget);
+    arena.nodes.reserve(parsed / 8);
+    arena.links.reserve(parsed / 8);
+    corpus.paths.reserve(children.min(budget) + parsed / 12);
+    let numbers = numbers.min(budget / NUMBER_COST as usize) + parsed / 16;
     corpus.scalar_rows.reserve(numbers);
     corpus.scalar_values.reserve(numbers);
-    corpus.fragments.reserve(strings.min(budget) + parsed);
+    corpus.fragments.reserve(strings.min(budget) + parsed / 32);
 }
 
 fn index(position: usize) -> u32 {
