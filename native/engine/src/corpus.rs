@@ -127,11 +127,13 @@ pub fn collect(evidence: Evidence, settings: Settings) -> Corpus {
         prompt,
         items,
     } = evidence;
+    let mut corpus = Corpus {
+        arena,
+        ..Corpus::default()
+    };
+    reserve(&mut corpus, settings.max_bytes);
     let mut walker = Walker {
-        corpus: Corpus {
-            arena,
-            ..Corpus::default()
-        },
+        corpus,
         remaining: settings.max_bytes,
         settings,
         stack: Vec::new(),
@@ -667,16 +669,12 @@ impl Walker {
         }
         let arena = &mut self.corpus.arena;
         let mark = (arena.nodes.len(), arena.links.len(), arena.text.len());
-        // About one node per 8 bytes of a number-dense document: growing by doubling would copy.
-        arena.nodes.reserve(span.len as usize / 8);
-        arena.links.reserve(span.len as usize / 8);
         let limits = Limits {
             max_nesting: MAX_JSON_NESTING - depth,
             max_int_digits: self.settings.max_int_digits,
         };
         match json_text::parse(arena, span, limits) {
             Ok(root) => {
-                self.reserve_for(mark.0);
                 self.value(root, path, siblings, currency, decodes + 1, depth + 1);
                 true
             }
@@ -692,26 +690,6 @@ impl Walker {
                 false
             }
         }
-    }
-
-    /// Room for what walking the nodes parsed from `first` on adds at most: a path per child, a
-    /// row per number (a number-dense document would copy them to grow, a page at a time), no
-    /// more than the byte budget lets the walk read (a child costs a byte at least, a number 8).
-    fn reserve_for(&mut self, first: usize) {
-        let (mut children, mut numbers) = (0, 0);
-        for node in self.corpus.arena.nodes.get(first..).unwrap_or_default() {
-            match node {
-                Node::Map { links, .. } => children += links.len as usize / 2,
-                Node::List { links, .. } => children += links.len as usize,
-                Node::Int(_) | Node::BigInt(_) | Node::Float(_) => numbers += 1,
-                _ => {}
-            }
-        }
-        let budget = usize::try_from(self.remaining).unwrap_or(0);
-        let numbers = numbers.min(budget / NUMBER_COST as usize + 1);
-        self.corpus.paths.reserve(children.min(budget + 1));
-        self.corpus.scalar_rows.reserve(numbers);
-        self.corpus.scalar_values.reserve(numbers);
     }
 
     /// `_text`: charges the text, keeps it as a fragment if it may hold an atom; returns what was
@@ -741,6 +719,43 @@ impl Walker {
             self.scalar(keyed.value, row);
         }
     }
+}
+
+/// Sizes the buffers the walk fills once, from what the converted evidence holds and the byte
+/// budget lets the walk read: grown a document at a time they were copied again at each doubling.
+fn reserve(corpus: &mut Corpus, max_bytes: i64) {
+    let budget = usize::try_from(max_bytes).unwrap_or(0);
+    let arena = &mut corpus.arena;
+    let (mut children, mut numbers, mut strings, mut documents) = (0, 0, 0, 0_usize);
+    for node in &arena.nodes {
+        if let Node::Str(_) | Node::StrSubclass(_) | Node::Text(_) = node {
+            strings += 1;
+        }
+        match node {
+            Node::Map { links, .. } => children += links.len as usize / 2,
+            Node::List { links, .. } => children += links.len as usize,
+            Node::Int(_) | Node::BigInt(_) | Node::Float(_) | Node::Number { .. } => numbers += 1,
+            Node::Str(span) | Node::StrSubclass(span) if span.len as usize <= budget => {
+                let text = arena.bytes(*span);
+                let first = text.iter().find(|byte| !byte.is_ascii_whitespace());
+                if matches!(first, Some(b'{' | b'[')) {
+                    documents += span.len as usize;
+                }
+            }
+            _ => {}
+        }
+    }
+    // A number-dense document holds about a node and link per 8 bytes, a path per 12, a number
+    // per 16 and a fragment per 32 (no more: what is reserved and not filled still costs memory);
+    // a child costs the walk a byte at least, a number 8.
+    let parsed = documents.min(budget);
+    arena.nodes.reserve(parsed / 8);
+    arena.links.reserve(parsed / 8);
+    corpus.paths.reserve(children.min(budget) + parsed / 12);
+    let numbers = numbers.min(budget / NUMBER_COST as usize) + parsed / 16;
+    corpus.scalar_rows.reserve(numbers);
+    corpus.scalar_values.reserve(numbers);
+    corpus.fragments.reserve(strings.min(budget) + parsed / 32);
 }
 
 fn index(position: usize) -> u32 {

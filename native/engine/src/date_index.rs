@@ -60,16 +60,11 @@ pub struct DateIndex {
 }
 
 impl DateIndex {
-    /// `atoms[i]`: the readings of the i-th evidence date atom; `scalars`: the corpus's scalars.
-    pub fn new(atoms: &[Vec<Reading>], scalars: Vec<RawYear>) -> Self {
-        let readings = atoms
-            .iter()
-            .enumerate()
-            .flat_map(|(atom, readings)| {
-                readings
-                    .iter()
-                    .map(move |reading| (atom, *reading, date_mask(reading)))
-            })
+    /// `readings`: (i, a reading of the i-th evidence date atom); `scalars`: the corpus's scalars.
+    pub fn new(readings: Vec<(usize, Reading)>, scalars: Vec<RawYear>) -> Self {
+        let readings = readings
+            .into_iter()
+            .map(|(atom, reading)| (atom, reading, date_mask(&reading)))
             .collect();
         DateIndex {
             readings,
@@ -147,8 +142,8 @@ mod tests {
     #[test]
     fn exact_granularity_first_then_fuller_dates_and_raw_years() {
         let atoms = vec![
-            vec![(Some(2025), Some(3), Some(4))],
-            vec![(Some(2025), None, None)],
+            (0, (Some(2025), Some(3), Some(4))),
+            (1, (Some(2025), None, None)),
         ];
         let scalars = vec![
             RawYear {
@@ -160,7 +155,7 @@ mod tests {
                 float_literal: true,
             },
         ];
-        let mut index = DateIndex::new(&atoms, scalars);
+        let mut index = DateIndex::new(atoms, scalars);
         let mut budget = WorkBudget::new(100);
         let found = index.dates(YEAR, &(Some(2025), None, None), &mut budget);
         let entries: Vec<DateEntry> = found.iter().map(|(entry, _)| *entry).collect();

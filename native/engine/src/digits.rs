@@ -197,6 +197,14 @@ pub struct VariantWindows {
 }
 
 impl VariantWindows {
+    fn with_capacity(runs: usize) -> Self {
+        VariantWindows {
+            runs: Vec::with_capacity(runs),
+            firsts: Vec::with_capacity(runs),
+            lasts: Vec::with_capacity(runs),
+        }
+    }
+
     fn add(&mut self, centers: Centers, unit: f64, reach: f64) {
         if let Some((first, last)) = centers.bounds() {
             // Python multiplies the int centre as a float (correctly rounded, as `as` is).
@@ -216,12 +224,13 @@ impl VariantWindows {
 /// twin of `variants`, in the same run order as Python; a window may hold more than the edits, so
 /// callers confirm with `relation`. Err where Python's `10.0 ** n` overflows (figures near 1e308).
 pub fn variant_windows(of: &Mantissa) -> Result<VariantWindows, Overflow> {
-    let mut found = VariantWindows::default();
     let digits = of.digits.as_bytes();
     let length = digits.len();
     if length > MAX_MANTISSA_DIGITS {
-        return Ok(found);
+        return Ok(VariantWindows::default());
     }
+    // Every run below, sized once: swaps, 2 per changed digit, 2 per inserted, 2 deletions.
+    let mut found = VariantWindows::with_capacity(4 * length + 7);
     // At most 15 digits: every integer below stays under 10^17, far inside i64.
     let place: Vec<i64> = digits
         .iter()

@@ -294,6 +294,14 @@ fn numeric_slot(kind: AtomKind) -> Option<usize> {
     NUMERIC_KINDS.iter().position(|numeric| *numeric == kind)
 }
 
+/// A date atom's readings (none for another atom).
+fn date_readings(value: &AtomValue) -> &[crate::atoms::Reading] {
+    match value {
+        AtomValue::Date(date) => &date.readings,
+        _ => &[],
+    }
+}
+
 /// One hit of an atom `value` of kind `name` per fragment its text is found in (`origin` of
 /// each).
 fn hits_at<'a>(
@@ -355,26 +363,51 @@ impl EvidenceIndex {
     /// indexed once per fragment holding that text.
     fn extract_all(&mut self, extract: impl FnOnce(&str) -> Vec<Atom>, needs: &EvidenceNeeds) {
         let arena = &self.corpus.arena;
-        let mut texts: Vec<&[u8]> = Vec::new();
-        let mut occurrences: HashMap<&[u8], usize> = HashMap::default();
-        let mut fragments_of: Vec<Vec<usize>> = Vec::new();
-        for (position, fragment) in self.corpus.fragments.iter().enumerate() {
+        let fragments = &self.corpus.fragments;
+        let mut texts: Vec<&[u8]> = Vec::with_capacity(fragments.len());
+        let mut occurrences: HashMap<&[u8], usize> =
+            HashMap::with_capacity_and_hasher(fragments.len(), Default::default());
+        // Each fragment's text; the fragments of a text then become one run of `holding` (a list
+        // per text was an allocation per text).
+        let mut slots = Vec::with_capacity(fragments.len());
+        for (position, fragment) in fragments.iter().enumerate() {
             let text = arena.bytes(fragment.text);
             if text.is_empty() {
                 continue;
             }
             let slot = *occurrences.entry(text).or_insert_with(|| {
                 texts.push(text);
-                fragments_of.push(Vec::new());
                 texts.len() - 1
             });
-            if let Some(list) = fragments_of.get_mut(slot) {
-                list.push(position);
+            slots.push((slot, position));
+        }
+        // `runs[slot]..runs[slot + 1]`: where the fragments holding text `slot` are in `holding`.
+        let mut runs = vec![0; texts.len() + 1];
+        for (slot, _) in &slots {
+            if let Some(count) = runs.get_mut(slot + 1) {
+                *count += 1;
+            }
+        }
+        let mut total = 0;
+        for run in &mut runs {
+            total += *run;
+            *run = total;
+        }
+        let mut next = runs.clone();
+        let mut holding = vec![0; slots.len()];
+        for (slot, position) in slots {
+            if let Some(at) = next.get_mut(slot) {
+                if let Some(held) = holding.get_mut(*at) {
+                    *held = position;
+                }
+                *at += 1;
             }
         }
         let mut starts = Vec::with_capacity(texts.len());
         let mut char_starts = Vec::with_capacity(texts.len());
-        let mut joined: Vec<u8> = Vec::new();
+        let separators = SEPARATOR.len() * texts.len().saturating_sub(1);
+        let size = texts.iter().map(|text| text.len()).sum::<usize>() + separators;
+        let mut joined: Vec<u8> = Vec::with_capacity(size);
         let mut chars = 0;
         for text in &texts {
             if !starts.is_empty() {
@@ -425,11 +458,13 @@ impl EvidenceIndex {
             else {
                 continue;
             };
+            let run = runs.get(slot).zip(runs.get(slot + 1));
+            let fragments = run.and_then(|(start, end)| holding.get(*start..*end));
             let (Some(text_start), Some(char_start), Some(text), Some(fragments)) = (
                 starts.get(slot),
                 char_starts.get(slot),
                 texts.get(slot),
-                fragments_of.get(slot),
+                fragments,
             ) else {
                 continue;
             };
@@ -797,17 +832,17 @@ impl EvidenceIndex {
         let corpus = &self.corpus;
         let date_atoms = &self.date_atoms;
         let table = self.dates.get_or_insert_with(|| {
-            let readings: Vec<Vec<Reading>> = date_atoms
+            let count = date_atoms
                 .iter()
-                .map(|(_, value)| match value.as_ref() {
-                    AtomValue::Date(date) => date
-                        .readings
-                        .iter()
-                        .map(|(y, m, d)| (*y, m.map(i64::from), d.map(i64::from)))
-                        .collect(),
-                    _ => Vec::new(),
-                })
-                .collect();
+                .map(|(_, value)| date_readings(value).len())
+                .sum();
+            // One list, sized once (a list per atom was an allocation each).
+            let mut readings = Vec::with_capacity(count);
+            for (atom, (_, value)) in date_atoms.iter().enumerate() {
+                let each = date_readings(value).iter();
+                readings
+                    .extend(each.map(|(y, m, d)| (atom, (*y, m.map(i64::from), d.map(i64::from)))));
+            }
             let scalars = corpus
                 .scalar_values
                 .iter()
@@ -817,7 +852,7 @@ impl EvidenceIndex {
                     float_literal: matches!(row.literal, Literal::Float(_)),
                 })
                 .collect();
-            DateIndex::new(&readings, scalars)
+            DateIndex::new(readings, scalars)
         });
         let found = table.dates(mask, reading, budget);
         if found.is_empty() {

@@ -74,7 +74,7 @@ impl Paths {
     }
 
     fn render_under(&self, path: PathId, nearest: &[Key], arena: &Arena) -> Option<Vec<u8>> {
-        let mut keys: Vec<Key> = Vec::new();
+        let mut keys: Vec<Key> = Vec::with_capacity(RENDERED_KEYS + 1);
         let mut pending = nearest.iter();
         let mut link = Some(path);
         let mut cut = false;
@@ -105,7 +105,14 @@ impl Paths {
         if cut {
             keys.push(Key::Somewhere);
         }
-        let mut out = b"$".to_vec();
+        // Room for the whole path unless a key needs escapes: it was grown a part at a time.
+        let size = keys.iter().map(|key| match key {
+            Key::Index(_) => 12,
+            Key::Text(span) => (span.len as usize).min(4 * RENDERED_KEY_CHARS) + 8,
+            Key::Somewhere => 2,
+        });
+        let mut out = Vec::with_capacity(1 + size.sum::<usize>());
+        out.push(b'$');
         let mut gap = false; // after an unknown stretch a bracket needs its own "." too: $..[3]
                              // Each part is written in place: `[`, `.name` or `["name"]`.
         let bracket = |out: &mut Vec<u8>, gap: bool| {

@@ -288,6 +288,7 @@ impl<'py> Converter<'py> {
         if let Some(prompt) = prompt.filter(|prompt| prompt.is_truthy().unwrap_or(false)) {
             evidence_prompt = Some(self.convert(prompt)?);
         }
+        self.arena.text.reserve(string_bytes(items, self.budget));
         let mut converted = Vec::new();
         for (index, item) in items.try_iter()?.enumerate() {
             let item = item?;
@@ -761,6 +762,28 @@ impl<'py> Converter<'py> {
             }
             Err(error) => Err(error),
         }
+    }
+}
+
+/// About the bytes of the items given as `str` in a list or tuple (their characters), at most
+/// `budget`: the arena's text grown item by item was copied at each doubling.
+fn string_bytes(items: &Bound<'_, PyAny>, budget: i64) -> usize {
+    let budget = usize::try_from(budget).unwrap_or(0);
+    let sum = |each: &mut dyn Iterator<Item = Bound<'_, PyAny>>| {
+        each.filter(|item| item.is_exact_instance_of::<PyString>())
+            .map(|item| item.len().unwrap_or(0))
+            .try_fold(0_usize, |total, len| {
+                let total = total.saturating_add(len);
+                (total < budget).then_some(total)
+            })
+            .unwrap_or(budget)
+    };
+    if let Ok(list) = items.cast_exact::<PyList>() {
+        sum(&mut list.iter())
+    } else if let Ok(tuple) = items.cast_exact::<PyTuple>() {
+        sum(&mut tuple.iter())
+    } else {
+        0
     }
 }
 
