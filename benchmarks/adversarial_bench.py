@@ -1,7 +1,7 @@
 """Adversarial shapes at the default caps (32K-char answer, 256 KiB of evidence): the worst single
-``score()`` call, its p99 and the peak extra memory (tracemalloc) per shape, against the hard-bound
-targets. Wall time is the target's measure; CPU time is shown next to it because the machines are
-shared, and a call's wall time there includes waiting for a core. Run:
+``score()`` call, its p99 and the peak growth of the process's resident memory per shape, against
+the hard-bound targets. Wall time is the target's measure; CPU time is shown next to it because the
+machines are shared, and a call's wall time there includes waiting for a core. Run:
 ``python -m benchmarks --only adversarial`` (``--quick``: 10 calls per shape instead of 100).
 
 ``tests/scoring/test_memory_bound.py`` runs the same shapes under an address-space limit.
@@ -13,10 +13,13 @@ import json
 import math
 import os
 import random
+import subprocess
+import sys
 import time
 import tracemalloc
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from otel_groundedness.scoring import GroundednessPolicy, GroundednessReport, score
 
@@ -195,7 +198,28 @@ def _soup(rng: random.Random, size: int) -> str:
 
 
 def peak_extra_bytes(shape: Shape) -> int:
-    """Peak memory traced during one call, above what was allocated before it."""
+    """How far one call raised the process's resident memory above where it stood: the kernel's
+    high-water mark, reset first (Linux ``clear_refs``), so the engine's own allocations count, which
+    ``tracemalloc`` does not see. Elsewhere, Python's allocations alone (``tracemalloc``)."""
+    try:
+        with open("/proc/self/clear_refs", "w") as clear:
+            clear.write("5")  # resets VmHWM to the current resident size
+    except OSError:
+        return _traced_peak(shape)
+    before = _status_kib("VmRSS")
+    shape.run()
+    return (_status_kib("VmHWM") - before) << 10
+
+
+def _status_kib(field: str) -> int:
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    raise LookupError(field)
+
+
+def _traced_peak(shape: Shape) -> int:
     tracemalloc.start()
     try:
         before = tracemalloc.get_traced_memory()[0]
@@ -219,8 +243,34 @@ def _p99(sorted_samples: list[float]) -> float:
     return sorted_samples[math.ceil(0.99 * len(sorted_samples)) - 1]
 
 
-def measure(shape: Shape, calls: int) -> Measurement:
-    """One warm-up call first (the grammar compiles once per process), then ``calls`` timed calls."""
+# A shape's first call in a process of its own: a repeated call reuses what the allocator kept, so
+# only a first call shows how far one call can raise a process's memory.
+_FIRST_CALL = """
+import sys
+from benchmarks.adversarial_bench import peak_extra_bytes, shapes
+from otel_groundedness.scoring import score
+shape = shapes()[int(sys.argv[1])]
+score("The total is $1,243,500.", ["1243500"])  # the engine's tables, built once per process
+print(peak_extra_bytes(shape))
+"""
+
+
+def first_call_peak_bytes(index: int) -> int:
+    """``peak_extra_bytes`` of ``shapes()[index]``'s first call, in a new process."""
+    done = subprocess.run(
+        [sys.executable, "-c", _FIRST_CALL, str(index)],
+        cwd=Path(__file__).resolve().parents[1],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=True,
+    )
+    return int(done.stdout.split()[-1])
+
+
+def measure(shape: Shape, index: int, calls: int) -> Measurement:
+    """One warm-up call first (the grammar compiles once per process), then ``calls`` timed calls;
+    the memory of a first call in a process of its own."""
     report = shape.run()
     wall, cpu = [], []
     for _ in range(calls):
@@ -229,7 +279,7 @@ def measure(shape: Shape, calls: int) -> Measurement:
         wall.append(time.perf_counter() - started)
         cpu.append(time.process_time() - started_cpu)
     wall.sort()
-    return Measurement(report, wall[-1], _p99(wall), max(cpu), peak_extra_bytes(shape))
+    return Measurement(report, wall[-1], _p99(wall), max(cpu), first_call_peak_bytes(index))
 
 
 def _flags(report: GroundednessReport) -> str:
@@ -246,10 +296,11 @@ def main() -> None:
     print(
         f"score() on adversarial shapes at the default caps ({ANSWER_CHARS} answer chars, "
         f"{EVIDENCE_BYTES} evidence bytes), {calls} calls each{' [quick]' if QUICK else ''}; "
-        f"targets: worst <= {WORST_TARGET_S * 1e3:g} ms, peak <= {PEAK_TARGET_BYTES >> 20} MB"
+        f"targets: worst <= {WORST_TARGET_S * 1e3:g} ms, peak <= {PEAK_TARGET_BYTES >> 20} MB "
+        "(resident memory gained by a first call, in a process of its own)"
     )
-    for shape in shapes():
-        found = measure(shape, calls)
+    for index, shape in enumerate(shapes()):
+        found = measure(shape, index, calls)
         met = found.worst_s <= WORST_TARGET_S and found.peak_bytes <= PEAK_TARGET_BYTES
         print(
             f"{shape.name:<48} worst {found.worst_s * 1e3:>7.1f} ms  p99 {found.p99_s * 1e3:>7.1f} ms  "
