@@ -624,8 +624,7 @@ impl Walker {
                 return;
             }
         }
-        let head = text.get(..char_prefix(text, SHORT)).unwrap_or(text);
-        if matches!(head.get(lstrip(head)), Some(b'{' | b'[')) {
+        if json_looking(text) {
             if self.document(span, path, siblings, currency, decodes, depth + 1) {
                 return;
             }
@@ -728,20 +727,17 @@ fn reserve(corpus: &mut Corpus, max_bytes: i64) {
     let arena = &mut corpus.arena;
     let (mut children, mut numbers, mut strings, mut documents) = (0, 0, 0, 0_usize);
     for node in &arena.nodes {
-        if let Node::Str(_) | Node::StrSubclass(_) | Node::Text(_) = node {
-            strings += 1;
-        }
         match node {
             Node::Map { links, .. } => children += links.len as usize / 2,
             Node::List { links, .. } => children += links.len as usize,
             Node::Int(_) | Node::BigInt(_) | Node::Float(_) | Node::Number { .. } => numbers += 1,
-            Node::Str(span) | Node::StrSubclass(span) if span.len as usize <= budget => {
-                let text = arena.bytes(*span);
-                let first = text.iter().find(|byte| !byte.is_ascii_whitespace());
-                if matches!(first, Some(b'{' | b'[')) {
+            Node::Str(span) | Node::StrSubclass(span) => {
+                strings += 1;
+                if span.len as usize <= budget && json_looking(arena.bytes(*span)) {
                     documents += span.len as usize;
                 }
             }
+            Node::Text(_) => strings += 1,
             _ => {}
         }
     }
@@ -756,6 +752,13 @@ fn reserve(corpus: &mut Corpus, max_bytes: i64) {
     corpus.scalar_rows.reserve(numbers);
     corpus.scalar_values.reserve(numbers);
     corpus.fragments.reserve(strings.min(budget) + parsed / 32);
+}
+
+/// Whether a string value starts like a JSON document (`{` or `[` after blanks, within its first
+/// `SHORT` characters): the walk tries to parse it.
+fn json_looking(text: &[u8]) -> bool {
+    let head = text.get(..char_prefix(text, SHORT)).unwrap_or(text);
+    matches!(head.get(lstrip(head)), Some(b'{' | b'['))
 }
 
 fn index(position: usize) -> u32 {

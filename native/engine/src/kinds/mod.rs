@@ -144,7 +144,6 @@ const FAMILIES: [Family; 11] = [
     Family::AfterCarrier,
 ];
 
-/// The branches of `family`, in the order the scan tries them.
 /// A text of four bytes as one big-endian number, which orders as the text does (byte by byte):
 /// a year's bounds compare without a `memcmp` call each.
 pub fn four_bytes(text: &str) -> Option<u32> {
@@ -161,6 +160,7 @@ pub fn in_years(text: &str) -> bool {
     four_bytes(text).is_some_and(|key| (four(b"1900")..=four(b"2099")).contains(&key))
 }
 
+/// The branches of `family`, in the order the scan tries them.
 pub fn branches_of(family: Family) -> &'static [&'static Branch] {
     static ORDERED: OnceLock<Vec<(Family, Vec<&'static Branch>)>> = OnceLock::new();
     let all = ORDERED.get_or_init(|| {
