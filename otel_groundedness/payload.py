@@ -22,15 +22,12 @@ def estimate_bytes(value: Any) -> int:
     kind = type(value)
     if kind is str or kind is bytes:  # most values measured are one text
         return len(value)
-    # Most containers measured hold only texts and scalars (attributes, a message body): their
-    # leaves summed in one call, and the walk (a stack, a set of those seen) only for what nests.
-    stack: list[Any] = []
-    if kind is dict:
-        total = SCALAR_BYTES + _leaves(value.keys(), stack) + _leaves(value.values(), stack)
-    elif kind is tuple or kind is list:
-        total = SCALAR_BYTES + _leaves(value, stack)
-    else:
+    if kind not in _CONTAINERS:
         return _walk([value], set())
+    # Most containers measured hold only texts and scalars (attributes, a message body): the walk
+    # (a stack, a set of those seen) is set up only for what nests.
+    stack: list[Any] = []
+    total = _container(value, kind is dict, stack)
     return total + _walk(stack, {id(value)}) if stack else total
 
 
@@ -50,14 +47,18 @@ def _walk(stack: list[Any], seen: set[int]) -> int:
             if id(item) in seen:
                 continue
             seen.add(id(item))
-            total += SCALAR_BYTES
-            if kind is dict or (kind not in _CONTAINERS and isinstance(item, Mapping)):
-                total += _leaves(item.keys(), stack) + _leaves(item.values(), stack)
-            else:
-                total += _leaves(item, stack)
+            mapping = kind is dict or (kind not in _CONTAINERS and isinstance(item, Mapping))
+            total += _container(item, mapping, stack)
         else:
             total += SCALAR_BYTES
     return total
+
+
+def _container(item: Any, mapping: bool, stack: list[Any]) -> int:
+    """A container's own charge and its leaves' bytes; its nested containers go on ``stack``."""
+    if mapping:
+        return SCALAR_BYTES + _leaves(item.keys(), stack) + _leaves(item.values(), stack)
+    return SCALAR_BYTES + _leaves(item, stack)
 
 
 def _leaves(children: Iterable[Any], stack: list[Any]) -> int:
