@@ -14,7 +14,7 @@ from opentelemetry.proto.trace.v1.trace_pb2 import Span
 from otel_groundedness.core import Evaluation
 from otel_groundedness.gateway.trace_buffer import Origin
 from otel_groundedness.otlp.values import set_any_value
-from otel_groundedness.otlp.wire import key_values_field, length_delimited, varint
+from otel_groundedness.otlp.wire import export_request, key_values_field, length_delimited
 from otel_groundedness.telemetry import names
 
 _TRACE_FLAGS_MASK = 0xFF
@@ -74,11 +74,6 @@ def evaluation_record(span: Span, evaluation: Evaluation, now_ns: int) -> LogRec
     return record
 
 
-# Fields of the export requests, identical for traces and logs: a request's resource blocks (1); a
-# block's resource (1), scope blocks (2) and schema URL (3); a scope block's scope (1), spans or log
-# records (2) and schema URL (3).
-_RESOURCE, _SCHEMA_URL, _SCOPE = 1, 3, 1
-_BLOCK_TAG, _SCOPE_BLOCKS_TAG, _ITEM_TAG = b"\x0a", b"\x12", b"\x12"  # fields 1, 2, 2: length-delimited
 _OWN_SCOPE = InstrumentationScope(name=names.INSTRUMENTATION_SCOPE).SerializeToString()
 
 
@@ -89,10 +84,10 @@ def trace_request(spans: Iterable[tuple[Origin, bytes]]) -> bytes:
     groups: dict[tuple[bytes, str, bytes, str], list[bytes]] = {}
     for origin, span in spans:
         groups.setdefault(origin.key, []).append(span)
-    pieces: list[bytes] = []
-    for (resource, resource_schema_url, scope, scope_schema_url), items in groups.items():
-        _block(pieces, resource, resource_schema_url, scope, scope_schema_url, items)
-    return b"".join(pieces)
+    return export_request(
+        (resource, resource_schema_url, [(scope, scope_schema_url, items)])
+        for (resource, resource_schema_url, scope, scope_schema_url), items in groups.items()
+    )
 
 
 def logs_request(records: Iterable[tuple[Origin, LogRecord]]) -> bytes:
@@ -103,30 +98,6 @@ def logs_request(records: Iterable[tuple[Origin, LogRecord]]) -> bytes:
         groups.setdefault((origin.resource, origin.resource_schema_url), []).append(
             record.SerializeToString()
         )
-    pieces: list[bytes] = []
-    for (resource, schema_url), items in groups.items():
-        _block(pieces, resource, schema_url, _OWN_SCOPE, "", items)
-    return b"".join(pieces)
-
-
-def _block(
-    pieces: list[bytes],
-    resource: bytes,
-    resource_schema_url: str,
-    scope: bytes,
-    scope_schema_url: str,
-    items: list[bytes],
-) -> None:
-    """Add a resource block holding one scope block of ``items`` to ``pieces`` (joined once, so
-    that no item is copied more than once); fields in number order, an empty schema URL left out,
-    as protobuf encodes them."""
-    item_pieces = [piece for item in items for piece in (_ITEM_TAG + varint(len(item)), item)]
-    scope_tail = length_delimited(_SCHEMA_URL, scope_schema_url.encode()) if scope_schema_url else b""
-    scope_head = length_delimited(_SCOPE, scope)
-    scope_size = len(scope_head) + sum(map(len, item_pieces)) + len(scope_tail)
-    head = length_delimited(_RESOURCE, resource) + _SCOPE_BLOCKS_TAG + varint(scope_size) + scope_head
-    tail = scope_tail
-    if resource_schema_url:
-        tail += length_delimited(_SCHEMA_URL, resource_schema_url.encode())
-    size = len(head) + sum(map(len, item_pieces)) + len(tail)
-    pieces += [_BLOCK_TAG + varint(size), head, *item_pieces, tail]
+    return export_request(
+        (resource, schema_url, [(_OWN_SCOPE, "", items)]) for (resource, schema_url), items in groups.items()
+    )

@@ -16,16 +16,13 @@ from typing import Any
 
 from google.protobuf import json_format
 from google.protobuf.message import Message
-from opentelemetry.proto.collector.logs.v1.logs_service_pb2 import ExportLogsServiceRequest
-from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 from opentelemetry.proto.common.v1.common_pb2 import InstrumentationScope
-from opentelemetry.proto.logs.v1.logs_pb2 import ResourceLogs, ScopeLogs
 from opentelemetry.proto.resource.v1.resource_pb2 import Resource
-from opentelemetry.proto.trace.v1.trace_pb2 import ScopeSpans
 
 from otel_groundedness.otlp.codec import log_message, span_message
 from otel_groundedness.otlp.json_documents import base64_to_hex_ids
 from otel_groundedness.otlp.values import add_key_values
+from otel_groundedness.otlp.wire import export_request
 from otel_groundedness.records import LogEventRecord, SpanRecord
 
 _RESOURCE_CACHE = 256  # distinct resources remembered per encoder (a process has one or a few)
@@ -85,16 +82,10 @@ def join_spans(spans: Sequence[EncodedSpan], *, proto: bool) -> bytes:
         _, scopes = groups.setdefault(span.resource_key, (span.resource, {}))
         scopes.setdefault(span.scope, []).append(span.span)
     if proto:
-        request = ExportTraceServiceRequest()
-        for resource, scopes in groups.values():
-            resource_spans = request.resource_spans.add()
-            resource_spans.resource.ParseFromString(resource)
-            for scope, encoded in scopes.items():
-                scope_spans: ScopeSpans = resource_spans.scope_spans.add()
-                scope_spans.scope.ParseFromString(scope)
-                for span_bytes in encoded:
-                    scope_spans.spans.add().ParseFromString(span_bytes)
-        return request.SerializeToString()  # type: ignore[no-any-return]
+        return export_request(
+            (resource, "", [(scope, "", encoded) for scope, encoded in scopes.items()])
+            for resource, scopes in groups.values()
+        )
     return (
         b'{"resourceSpans":['
         + b",".join(
@@ -112,10 +103,6 @@ def join_spans(spans: Sequence[EncodedSpan], *, proto: bool) -> bytes:
 
 def join_logs(logs: Sequence[EncodedLog], *, proto: bool) -> bytes:
     """One logs request holding ``logs`` under one empty resource and scope."""
-    if proto:
-        scope_logs = ScopeLogs()
-        for log in logs:
-            scope_logs.log_records.add().ParseFromString(log.log)
-        request = ExportLogsServiceRequest(resource_logs=[ResourceLogs(scope_logs=[scope_logs])])
-        return request.SerializeToString()  # type: ignore[no-any-return]
+    if proto:  # no resource and no scope
+        return export_request([(None, "", [(None, "", [log.log for log in logs])])])
     return b'{"resourceLogs":[{"scopeLogs":[{"logRecords":[' + b",".join(log.log for log in logs) + b"]}]}]}"

@@ -56,3 +56,51 @@ def test_an_int_outside_int64_is_refused_as_protobuf_refuses_it() -> None:
         add_key_values(Span().attributes, {"big": 2**63})
     with pytest.raises(ValueError):
         key_values_field(9, {"big": 2**63})
+
+
+def test_an_export_request_joined_from_encoded_pieces_is_the_request_protobuf_encodes() -> None:
+    from opentelemetry.proto.collector.logs.v1.logs_service_pb2 import ExportLogsServiceRequest
+    from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
+    from opentelemetry.proto.common.v1.common_pb2 import InstrumentationScope
+    from opentelemetry.proto.logs.v1.logs_pb2 import LogRecord
+    from opentelemetry.proto.resource.v1.resource_pb2 import Resource
+
+    from otel_groundedness.otlp.wire import export_request
+
+    resource = Resource()
+    add_key_values(resource.attributes, {"service.name": "svc", "n": 3})
+    scopes = [InstrumentationScope(name="a"), InstrumentationScope(name="b", version="1")]
+    spans = [Span(name=f"s{i}" * (i * 40), trace_id=bytes(16), span_id=bytes([i] * 8)) for i in range(4)]
+    whole = ExportTraceServiceRequest()
+    block = whole.resource_spans.add(schema_url="https://schema/1")
+    block.resource.CopyFrom(resource)
+    members_of = ((scopes[0], "", spans[:3]), (scopes[1], "https://schema/2", spans[3:]))
+    for scope, schema_url, members in members_of:
+        scope_spans = block.scope_spans.add(schema_url=schema_url)
+        scope_spans.scope.CopyFrom(scope)
+        for span in members:
+            scope_spans.spans.add().CopyFrom(span)
+    second = whole.resource_spans.add()  # an empty resource, still present, and no schema URL
+    second.resource.CopyFrom(Resource())
+    second.scope_spans.add().spans.add().CopyFrom(spans[0])
+    joined = export_request(
+        [
+            (
+                resource.SerializeToString(),
+                "https://schema/1",
+                [
+                    (scopes[0].SerializeToString(), "", [span.SerializeToString() for span in spans[:3]]),
+                    (scopes[1].SerializeToString(), "https://schema/2", [spans[3].SerializeToString()]),
+                ],
+            ),
+            (b"", "", [(None, "", [spans[0].SerializeToString()])]),
+        ]
+    )
+    assert joined == whole.SerializeToString()
+    # No resource and no scope at all, as replay writes its log records.
+    record = LogRecord(body=AnyValue(string_value="x"))
+    logs = ExportLogsServiceRequest()
+    logs.resource_logs.add().scope_logs.add().log_records.add().CopyFrom(record)
+    joined_logs = export_request([(None, "", [(None, "", [record.SerializeToString()])])])
+    assert joined_logs == logs.SerializeToString()
+    assert export_request([]) == b""
