@@ -10,7 +10,7 @@ use super::claims::claims;
 use super::grammar::Grammar;
 use super::text::Text;
 use crate::atoms::Atom;
-use crate::kinds::{branches_of, Branch, Family, Found, Hit};
+use crate::kinds::{branch_table, Branch, BranchTable, Family, Found, Hit};
 
 /// What a branch sees while matching: the text up to the end of the scanned range.
 pub struct Cx<'a> {
@@ -21,6 +21,7 @@ pub struct Cx<'a> {
     pub short: usize,
     /// Where a hex run read from inside was already found to be no hex token (`identifier`).
     pub hex_run_failed: Cell<Option<(usize, usize)>>,
+    branches: &'static BranchTable,
 }
 
 /// What a kind sees while reading a match: the whole text, and where the last atom ended.
@@ -82,6 +83,7 @@ impl Scan<'_> {
             anchored: self.anchor.is_some(),
             short: self.short,
             hex_run_failed: Cell::new(None),
+            branches: branch_table(),
         };
         let anchors = self.grammar.anchor_bytes(cx.anchored);
         let bytes = self.text.all.as_bytes();
@@ -114,7 +116,8 @@ impl Scan<'_> {
 fn attempt(cx: &Cx<'_>, p: usize) -> Option<(&'static Branch, Hit)> {
     let text = &cx.text;
     let first = |family: Family| {
-        branches_of(family)
+        cx.branches
+            .of(family)
             .iter()
             .find_map(|branch| (branch.attempt)(cx, p).map(|hit| (*branch, hit)))
     };

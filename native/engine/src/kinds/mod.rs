@@ -160,41 +160,56 @@ pub fn in_years(text: &str) -> bool {
     four_bytes(text).is_some_and(|key| (four(b"1900")..=four(b"2099")).contains(&key))
 }
 
-/// The branches of `family`, in the order the scan tries them.
-pub fn branches_of(family: Family) -> &'static [&'static Branch] {
-    static ORDERED: OnceLock<Vec<(Family, Vec<&'static Branch>)>> = OnceLock::new();
-    let all = ORDERED.get_or_init(|| {
-        FAMILIES
-            .iter()
-            .map(|family| {
-                let mut branches: Vec<(bool, u8, usize, &'static Branch)> = REGISTRY
-                    .iter()
-                    .flat_map(|entry| {
-                        entry
-                            .kind
-                            .branches()
-                            .iter()
-                            .enumerate()
-                            .map(|(index, branch)| (branch.yields, entry.priority, index, branch))
-                    })
-                    .filter(|(_, _, _, branch)| branch.family == *family)
-                    .collect();
-                branches.sort_by_key(|(yields, priority, index, _)| (*yields, *priority, *index));
-                (
-                    *family,
-                    branches.into_iter().map(|(_, _, _, b)| b).collect(),
-                )
-            })
-            .collect()
-    });
-    // FAMILIES lists every family in declaration order: `family as usize` is its index.
-    all.get(family as usize)
-        .map_or(&[], |(_, branches)| branches.as_slice())
+/// Every family's branches, in the order the scan tries them: built once, fetched once per
+/// scanned range (not once per family at every candidate character).
+pub struct BranchTable(Vec<(Family, Vec<&'static Branch>)>);
+
+impl BranchTable {
+    /// The branches of `family`, in the order the scan tries them.
+    pub fn of(&self, family: Family) -> &[&'static Branch] {
+        // FAMILIES lists every family in declaration order: `family as usize` is its index.
+        self.0
+            .get(family as usize)
+            .map_or(&[], |(_, branches)| branches.as_slice())
+    }
+}
+
+pub fn branch_table() -> &'static BranchTable {
+    static ORDERED: OnceLock<BranchTable> = OnceLock::new();
+    ORDERED.get_or_init(|| {
+        BranchTable(
+            FAMILIES
+                .iter()
+                .map(|family| {
+                    let mut branches: Vec<(bool, u8, usize, &'static Branch)> = REGISTRY
+                        .iter()
+                        .flat_map(|entry| {
+                            entry
+                                .kind
+                                .branches()
+                                .iter()
+                                .enumerate()
+                                .map(|(index, branch)| {
+                                    (branch.yields, entry.priority, index, branch)
+                                })
+                        })
+                        .filter(|(_, _, _, branch)| branch.family == *family)
+                        .collect();
+                    branches
+                        .sort_by_key(|(yields, priority, index, _)| (*yields, *priority, *index));
+                    (
+                        *family,
+                        branches.into_iter().map(|(_, _, _, b)| b).collect(),
+                    )
+                })
+                .collect(),
+        )
+    })
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{branches_of, four, four_bytes, in_years, REGISTRY};
+    use super::{branch_table, four, four_bytes, in_years, REGISTRY};
     use crate::vocabulary::AtomKind;
 
     #[test]
@@ -232,14 +247,15 @@ mod tests {
         assert_eq!(names.len(), count);
         let placed: usize = super::FAMILIES
             .iter()
-            .map(|family| branches_of(*family).len())
+            .map(|family| branch_table().of(*family).len())
             .sum();
         assert_eq!(placed, count);
     }
 
     #[test]
     fn priority_orders_a_family_and_a_yielding_branch_goes_last() {
-        let separated: Vec<&str> = branches_of(super::Family::Separated)
+        let separated: Vec<&str> = branch_table()
+            .of(super::Family::Separated)
             .iter()
             .map(|b| b.name)
             .collect();
@@ -247,7 +263,8 @@ mod tests {
             separated,
             ["phone", "ip", "iso", "years", "isomonth", "numdate", "version"]
         );
-        let after_letter: Vec<&str> = branches_of(super::Family::AfterLetter)
+        let after_letter: Vec<&str> = branch_table()
+            .of(super::Family::AfterLetter)
             .iter()
             .map(|b| b.name)
             .collect();

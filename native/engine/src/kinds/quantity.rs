@@ -203,6 +203,27 @@ fn split<'t>(grammar: &Grammar, core: &'t str) -> (Cow<'t, str>, &'t str) {
     (head, frac)
 }
 
+/// The last `LEFT_WINDOW` characters of `before` into `window`, nearest first; how many there are.
+fn left_window(before: &str, window: &mut [char; LEFT_WINDOW]) -> usize {
+    let bytes = before.as_bytes();
+    let tail = bytes
+        .get(bytes.len().saturating_sub(LEFT_WINDOW)..)
+        .unwrap_or_default();
+    // Mostly ASCII: no byte of a multi-byte character is, so these bytes are the characters.
+    if tail.is_ascii() {
+        for (slot, byte) in window.iter_mut().zip(tail.iter().rev()) {
+            *slot = char::from(*byte);
+        }
+        return tail.len();
+    }
+    let mut length = 0;
+    for (slot, c) in window.iter_mut().zip(before.chars().rev()) {
+        *slot = c;
+        length += 1;
+    }
+    length
+}
+
 fn read_figure(scan: &Scan<'_>, hit: &Hit) -> Found {
     let text = &scan.text;
     let grammar = scan.grammar;
@@ -263,11 +284,7 @@ fn read_figure(scan: &Scan<'_>, hit: &Hit) -> Found {
     });
     if led || before == '~' || before == '≈' || hedge_before {
         let mut window = ['\0'; LEFT_WINDOW];
-        let mut length = 0;
-        for (slot, c) in window.iter_mut().zip(text.slice(0, start).chars().rev()) {
-            *slot = c;
-            length += 1;
-        }
+        let length = left_window(text.slice(0, start), &mut window);
         let left = read_left(
             grammar,
             window.get(..length).unwrap_or_default(),
@@ -389,6 +406,21 @@ mod tests {
         assert_eq!(
             one("loss ( 1,234 )"),
             ("number", "( 1,234 )".into(), "-1234 None".into())
+        );
+    }
+
+    #[test]
+    fn the_left_window_holds_the_last_characters_nearest_first() {
+        let mut window = ['\0'; super::LEFT_WINDOW];
+        assert_eq!(super::left_window("paid US$", &mut window), 8);
+        assert_eq!(window[..3], ['$', 'S', 'U']);
+        let long = format!("{}≈ US$", "x".repeat(40));
+        assert_eq!(super::left_window(&long, &mut window), super::LEFT_WINDOW);
+        assert_eq!(window[..6], ['$', 'S', 'U', ' ', '≈', 'x']);
+        assert_eq!(window[super::LEFT_WINDOW - 1], 'x');
+        assert_eq!(
+            super::left_window(&"y".repeat(40), &mut window),
+            super::LEFT_WINDOW
         );
     }
 
