@@ -147,8 +147,13 @@ pub fn lstrip(text: &[u8]) -> usize {
 /// ASCII): the whole code points within `keep` bytes, lone surrogates dropped.
 pub fn take_prefix(text: &[u8], keep: usize) -> Cow<'_, [u8]> {
     let head = text.get(..keep).unwrap_or(text);
-    if head.is_ascii() {
-        return Cow::Borrowed(head);
+    // Valid UTF-8 (so no surrogate), or valid up to a character the cut splits: that prefix.
+    match std::str::from_utf8(head) {
+        Ok(_) => return Cow::Borrowed(head),
+        Err(cut) if cut.error_len().is_none() => {
+            return Cow::Borrowed(head.get(..cut.valid_up_to()).unwrap_or_default())
+        }
+        Err(_) => {}
     }
     let mut end = 0;
     let mut has_surrogate = false;
@@ -291,6 +296,30 @@ mod tests {
         assert_eq!(surrogate.len(), 6);
         assert_eq!(&*take_prefix(&surrogate, 6), "xé".as_bytes());
         assert_eq!(lossy(&surrogate), "x\u{FFFD}é");
+    }
+
+    #[test]
+    fn take_prefix_keeps_whole_characters_at_every_cut() {
+        // Each cut of texts with 1- to 4-byte characters, with and without a surrogate, against
+        // the characters that fit, read one by one.
+        let mut with_surrogate = py("a€😀");
+        push_char(&mut with_surrogate, 0xDC00);
+        with_surrogate.extend_from_slice("b😀".as_bytes());
+        for text in [py("a€😀bé"), with_surrogate] {
+            for keep in 0..=text.len() + 1 {
+                let mut expected = Vec::new();
+                for (at, code) in chars(&text) {
+                    let width = char_at(&text, at).map_or(1, |(_, width)| width);
+                    if at + width > keep {
+                        break;
+                    }
+                    if !is_surrogate(code) {
+                        expected.extend_from_slice(&text[at..at + width]);
+                    }
+                }
+                assert_eq!(&*take_prefix(&text, keep), &expected[..], "cut at {keep}");
+            }
+        }
     }
 
     #[test]
