@@ -93,6 +93,12 @@ impl Scan<'_> {
             let matched = if candidate { attempt(&cx, at) } else { None };
             let Some((branch, hit)) = matched else {
                 at += 1;
+                if candidate && cx.text.digit_at(at - 1) {
+                    // Inside a run of digits only the skip of a long run can start (a figure
+                    // needs no word character before it), and it did not start at this digit:
+                    // nothing starts before the run ends.
+                    at += cx.text.digits(at, usize::MAX);
+                }
                 continue;
             };
             match (branch.read)(self, &hit) {
