@@ -94,9 +94,9 @@ impl Scan<'_> {
             let Some((branch, hit)) = matched else {
                 at += 1;
                 if candidate && cx.text.digit_at(at - 1) {
-                    // Inside a run of digits only the skip of a long run can start (a figure
-                    // needs no word character before it), and it did not start at this digit:
-                    // nothing starts before the run ends.
+                    // After a digit only the figure family is tried, whose one branch never
+                    // starts right after a digit, and the skip of a long run, which did not start
+                    // at this digit: nothing starts before the run ends.
                     at += cx.text.digits(at, usize::MAX);
                 }
                 continue;
@@ -246,4 +246,34 @@ fn worded_ahead(cx: &Cx<'_>, q: usize) -> bool {
     };
     let initial = |at: usize| text.at(at).is_some_and(|c| initials.contains(&c));
     (text.has(word, "of ") && initial(word + 3)) || initial(word)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{extract, Family};
+    use crate::extract::grammar::grammar_for;
+    use crate::kinds::branch_table;
+
+    #[test]
+    fn the_figure_family_is_what_the_digit_run_skip_relies_on() {
+        // `Scan::range` resumes after a run of digits once nothing started at its digit.
+        let names: Vec<&str> = branch_table()
+            .of(Family::Figure)
+            .iter()
+            .map(|branch| branch.name)
+            .collect();
+        assert_eq!(names, ["qty"]);
+    }
+
+    #[test]
+    fn figures_after_skipped_runs_are_read() {
+        let grammar = grammar_for("en-US").expect("en-US");
+        // "123" and "7" are too short to read (fewer than 4 digits), their runs skipped whole.
+        let text = "123 then 45678, 7 and $5 and 42%";
+        let atoms: Vec<&str> = extract(text, grammar, 4, None)
+            .iter()
+            .map(|atom| &text[atom.start..atom.end])
+            .collect();
+        assert_eq!(atoms, ["45678", "$5", "42%"]);
+    }
 }
