@@ -5,7 +5,8 @@ record the live processor emits, and encoded export requests grouped by resource
 from __future__ import annotations
 
 import struct
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from opentelemetry.proto.common.v1.common_pb2 import InstrumentationScope
 from opentelemetry.proto.trace.v1.trace_pb2 import Span
@@ -35,23 +36,29 @@ _RECORD_TRACE_ID, _RECORD_SPAN_ID = 9, 10
 _RECORD_EVENT_NAME = length_delimited(12, names.EVENT_EVALUATION_RESULT.encode())
 
 
-def scored_output(span: Span, encoded: bytes, evaluation: Evaluation, now_ns: int) -> tuple[bytes, bytes]:
+def scored_output(
+    span: Span, encoded: bytes, present: Mapping[str, Any], evaluation: Evaluation, now_ns: int
+) -> tuple[bytes, bytes]:
     """The scored span (``write_evaluation``) and its evaluation record (``evaluation_record``), both
     encoded: the result's attributes, on the span's event and on the record alike, encoded once."""
     attributes = key_values(evaluation.event_attributes)
     return (
-        write_evaluation(span, encoded, evaluation, attributes),
+        write_evaluation(span, encoded, present, evaluation, attributes),
         evaluation_record(span, attributes, now_ns),
     )
 
 
 def write_evaluation(
-    span: Span, encoded: bytes, evaluation: Evaluation, event_attributes: list[bytes]
+    span: Span,
+    encoded: bytes,
+    present: Mapping[str, Any],
+    evaluation: Evaluation,
+    event_attributes: list[bytes],
 ) -> bytes:
-    """``encoded`` (the span as received; ``span`` was parsed from it) with the evaluation added:
-    attributes (replacing any of the same key), the defaults where the span has no value of its own
-    (an instrumentation's is never replaced), and the event (``event_attributes``: the evaluation's
-    event attributes, as ``wire.key_values`` encodes them).
+    """``encoded`` (the span as received; ``span`` was parsed from it, ``present`` is its attributes
+    as read) with the evaluation added: attributes (replacing any of the same key), the defaults where
+    the span has no value of its own (an instrumentation's is never replaced), and the event
+    (``event_attributes``: the evaluation's event attributes, as ``wire.key_values`` encodes them).
 
     Fields appended to a message's encoding are merged into it where it is parsed (repeated ones
     appended), so the usual span, which has none of the evaluation's attributes, gets them appended
@@ -60,15 +67,18 @@ def write_evaluation(
     defaults = evaluation.span_defaults
     replaced: set[str] = set()
     changed = False
-    for item in span.attributes:
-        key = item.key  # read once: each read of a protobuf string field builds a new str
-        if key in added:
-            item.value.Clear()
-            set_any_value(item.value, added[key])
-            replaced.add(key)
-            changed = True
-        elif key in defaults:
-            replaced.add(key)
+    # Keys compared in C: the usual span shares none with the evaluation, and its message's
+    # attributes are not walked (each item read from protobuf builds Python objects).
+    if not (added.keys().isdisjoint(present.keys()) and defaults.keys().isdisjoint(present.keys())):
+        for item in span.attributes:
+            key = item.key  # read once: each read of a protobuf string field builds a new str
+            if key in added:
+                item.value.Clear()
+                set_any_value(item.value, added[key])
+                replaced.add(key)
+                changed = True
+            elif key in defaults:
+                replaced.add(key)
     if replaced or defaults:
         added = {key: value for key, value in {**defaults, **added}.items() if key not in replaced}
     # Stamped at the span end so that viewers draw it inside the span it evaluates.

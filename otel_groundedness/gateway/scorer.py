@@ -151,7 +151,9 @@ class Scorer:
         output = []
         for turn in scored.scored:
             at = turn.position
-            encoded[at], record = scored_output(messages[at], encoded[at], turn.evaluation, now_ns)
+            encoded[at], record = scored_output(
+                messages[at], encoded[at], turn.source.attributes, turn.evaluation, now_ns
+            )
             output.append((trace.spans[at].origin, record))
         return output
 

@@ -30,7 +30,9 @@ def scored(own: dict[str, object], agent: str | None) -> dict[str, object]:
     add_key_values(span.attributes, {"gen_ai.request.model": "gpt-4o", **own})
     context = TurnContext(operation="chat", request_model="gpt-4o", agent_name=agent)
     turn = Turn(1, 2, ANSWER, EVIDENCE, None, context)
-    written, _ = scored_output(span, span.SerializeToString(), evaluate(turn, POLICY, describe(POLICY)), 1)
+    present = ValueReader().attributes(span.attributes)
+    evaluation = evaluate(turn, POLICY, describe(POLICY))
+    written, _ = scored_output(span, span.SerializeToString(), present, evaluation, 1)
     span = Span.FromString(written)
     keys = [item.key for item in span.attributes]
     assert len(keys) == len(set(keys))  # every key once
@@ -137,12 +139,15 @@ def reference_record(span: Span, evaluation: Evaluation, now_ns: int) -> bytes:
 
 
 @pytest.mark.parametrize("own_label", [False, True])  # with an own label: replaced, encoded again
+@pytest.mark.parametrize("own_agent", [False, True])  # neither: the span's attributes are not walked
 @pytest.mark.parametrize("end_ns", [0, 1_700_000_000_123_456_789])
-def test_the_evaluation_is_written_as_protobufs_api_writes_it(end_ns: int, own_label: bool) -> None:
+def test_the_evaluation_is_written_as_protobufs_api_writes_it(
+    end_ns: int, own_agent: bool, own_label: bool
+) -> None:
     span = Span(
         trace_id=b"\x01" * 16, span_id=b"\x02" * 8, name="chat", end_time_unix_nano=end_ns, flags=0x301
     )
-    own = {"gen_ai.request.model": "gpt-4o", names.ATTR_AGENT_NAME: "own"}
+    own = {"gen_ai.request.model": "gpt-4o", **({names.ATTR_AGENT_NAME: "own"} if own_agent else {})}
     add_key_values(span.attributes, {**own, names.ATTR_LABEL: "stale"} if own_label else own)
     span.events.add(name="gen_ai.choice")
     turn = Turn(1, 2, ANSWER, EVIDENCE, None, TurnContext(agent_name="billing", response_id="r-1"))
@@ -151,7 +156,8 @@ def test_the_evaluation_is_written_as_protobufs_api_writes_it(end_ns: int, own_l
     expected.CopyFrom(span)
     reference_evaluation(expected, evaluation)
 
-    written, record = scored_output(span, span.SerializeToString(), evaluation, 7)
+    present = ValueReader().attributes(span.attributes)
+    written, record = scored_output(span, span.SerializeToString(), present, evaluation, 7)
 
     assert Span.FromString(written) == expected
     assert record == reference_record(span, evaluation, 7)
@@ -169,6 +175,6 @@ def test_the_evaluation_record_is_the_bytes_protobuf_writes(
     turn = Turn(1, 2, ANSWER, EVIDENCE, None, TurnContext())
     evaluation = evaluate(turn, POLICY, describe(POLICY))
 
-    _, record = scored_output(span, span.SerializeToString(), evaluation, now_ns)
+    _, record = scored_output(span, span.SerializeToString(), {}, evaluation, now_ns)
 
     assert record == reference_record(span, evaluation, now_ns)
