@@ -318,12 +318,15 @@ def _note_content(request: ExportLogsServiceRequest) -> dict[bytes, Arrival]:
     for resource_logs in request.resource_logs:
         for scope_logs in resource_logs.scope_logs:
             for log in scope_logs.log_records:
-                if not (log.trace_id and log.span_id and is_genai_input(_event_name(log))):
+                trace_id = log.trace_id  # read once: each read of a bytes field builds a new object
+                if not (trace_id and log.span_id and is_genai_input(_event_name(log))):
                     continue
                 record = log_event_record(log, reader)
                 if record is None:
                     continue
-                arrival = arrivals.setdefault(log.trace_id, Arrival())
+                arrival = arrivals.get(trace_id)
+                if arrival is None:  # not ``setdefault``: it would build an Arrival for every record
+                    arrival = arrivals[trace_id] = Arrival()
                 arrival.logs.append(record)
                 arrival.size += log_event_bytes(record)
     return arrivals
