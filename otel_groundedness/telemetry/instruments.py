@@ -153,8 +153,8 @@ class GroundednessInstruments:
         # costs more than counting a turn's few atoms).
         tally: dict[tuple[str, str], int] = {}
         for verdict in (*report.supported, *report.contradicted, *report.unsupported):
-            kind_verdict = (verdict.kind, verdict.verdict)
-            tally[kind_verdict] = tally.get(kind_verdict, 0) + 1
+            key = (verdict.kind, verdict.verdict)
+            tally[key] = tally.get(key, 0) + 1
         for kind_verdict, count in tally.items():
             atoms.add_series(labels.atoms(kind_verdict), count, measured_in)
         if report.budget_exceeded:
