@@ -319,7 +319,8 @@ class PairingBuffer(Generic[H]):
     def _held_handles(self, trace_id: int) -> list[H]:
         """The handles a call on ``trace_id`` may move: snapshotted so a failure can still release them."""
         state = self._traces.get(trace_id)
-        return [held.handle for held in state.held] if state is not None else []
+        # Usually none: no comprehension is run for an empty list (every call snapshots).
+        return [held.handle for held in state.held] if state is not None and state.held else []
 
     def _recover(self, trace_id: int, handles: list[H], decisions: Decisions[H]) -> None:
         """After an internal error: drop the trace and release each handle not released yet, unscored."""

@@ -79,8 +79,10 @@ def write_evaluation(
                 changed = True
             elif key in defaults:
                 replaced.add(key)
-    if replaced or defaults:
+    if replaced:
         added = {key: value for key, value in {**defaults, **added}.items() if key not in replaced}
+    elif defaults:
+        added = {**defaults, **added}
     # Stamped at the span end so that viewers draw it inside the span it evaluates.
     event = _EVENT_NAME
     if span.end_time_unix_nano:
