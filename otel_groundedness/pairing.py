@@ -319,7 +319,8 @@ class PairingBuffer(Generic[H]):
     def _held_handles(self, trace_id: int) -> list[H]:
         """The handles a call on ``trace_id`` may move: snapshotted so a failure can still release them."""
         state = self._traces.get(trace_id)
-        return [held.handle for held in state.held] if state is not None else []
+        # Usually none: no comprehension is run for an empty list (every call snapshots).
+        return [held.handle for held in state.held] if state is not None and state.held else []
 
     def _recover(self, trace_id: int, handles: list[H], decisions: Decisions[H]) -> None:
         """After an internal error: drop the trace and release each handle not released yet, unscored."""
@@ -519,14 +520,14 @@ class PairingBuffer(Generic[H]):
         state.size += _DIGEST_ENTRY_BYTES * len(added)
         return True
 
-    def _keys(self, text: str, context: TurnContext) -> list[bytes]:
-        keys = [_answer_key(text)]
+    def _keys(self, answer_key: bytes, context: TurnContext) -> list[bytes]:
+        keys = [answer_key]
         if context.response_id:
             keys.append(b"r" + text_fingerprint(context.response_id))
         return keys
 
     def _standalone(self, state: _TraceState[H], held: _Answer[H]) -> Release[H]:
-        if not self._claim(state, self._keys(held.text, held.context)):
+        if not self._claim(state, self._keys(_answer_key(held.text), held.context)):
             return Release(held.handle, skip="duplicate")
         return Release(held.handle, turn=self._turn(state, held, held.text, held.context))
 
@@ -545,16 +546,20 @@ class PairingBuffer(Generic[H]):
 
         text = own_answer if own_answer is not None else contained[-1].text
         key = _answer_key(text)
-        target = next((held for held in reversed(contained) if _answer_key(held.text) == key), agent)
+
+        def same(held: _Answer[H]) -> bool:
+            # Equal texts have equal keys: the usual answer is not fingerprinted again.
+            return held.text == text or _answer_key(held.text) == key
+
+        target = next((held for held in reversed(contained) if same(held)), agent)
         releases: list[Release[H]] = []
         for held in contained:
             if held is not target:
-                same = _answer_key(held.text) == key
-                releases.append(Release(held.handle, skip="duplicate" if same else "not_final"))
+                releases.append(Release(held.handle, skip="duplicate" if same(held) else "not_final"))
         context = _merge_context(target.context, agent.context)
         if target is not agent:
             releases.append(Release(agent.handle, skip="duplicate" if own_answer is not None else None))
-        keys = self._keys(text, context)
+        keys = self._keys(key, context)
         if self._claim(state, keys):
             turn = self._turn(state, target, text, context, [agent, *contained])
             releases.append(Release(target.handle, turn=turn))

@@ -9,7 +9,7 @@ hosts import this package and ``otlp/``, never one another (``tests/test_layerin
 
 from otel_groundedness.core.evaluation import Evaluation, enrich_record, evaluate
 from otel_groundedness.core.evaluation_core import Decision, EvaluationCore
-from otel_groundedness.core.intake import is_genai_input, opens_agent, takes_span
+from otel_groundedness.core.intake import is_genai_input, opens_agent, takes_span, takes_span_keys
 from otel_groundedness.core.trace_feed import score_trace
 
 __all__ = [
@@ -22,4 +22,5 @@ __all__ = [
     "opens_agent",
     "score_trace",
     "takes_span",
+    "takes_span_keys",
 ]

@@ -9,7 +9,7 @@ once delivered. A replay sends only the parts not delivered before the stop.
 With the front tier's ring known, a logs request's records whose trace another gateway owns are
 sent to that gateway (``log_routing``), unless another gateway sent them here.
 
-A trace request's spans that the core takes (``core.takes_span``) are moved into the trace buffer;
+A trace request's spans that the core takes (``core.takes_span_keys``) are moved into the trace buffer;
 the rest of the request is queued for export as it came. A logs request is queued for export whole
 and at once (logs are never changed); its GenAI content records (``core.is_genai_input``) are also
 kept, converted, for pairing with their trace.
@@ -26,7 +26,7 @@ from opentelemetry.proto.collector.logs.v1.logs_service_pb2 import ExportLogsSer
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 from opentelemetry.proto.logs.v1.logs_pb2 import LogRecord
 
-from otel_groundedness.core import is_genai_input, takes_span
+from otel_groundedness.core import is_genai_input, takes_span_keys
 from otel_groundedness.core.log_events import log_event_bytes
 from otel_groundedness.gateway.export_queue import ExportQueue, Outgoing
 from otel_groundedness.gateway.gateway_metrics import GatewayMetrics
@@ -274,8 +274,8 @@ def _take_spans(request: ExportTraceServiceRequest) -> dict[bytes, Arrival]:
             taken = [
                 index
                 for index, span in enumerate(scope_spans.spans)
-                # A list, not a generator: a third less for the usual (pass-through) span.
-                if span.trace_id and takes_span(dict.fromkeys([kv.key for kv in span.attributes]), span.name)
+                # Keys read lazily: a GenAI span is taken at its first gate key.
+                if span.trace_id and takes_span_keys((kv.key for kv in span.attributes), span.name)
             ]
             if not taken:
                 continue
@@ -318,12 +318,15 @@ def _note_content(request: ExportLogsServiceRequest) -> dict[bytes, Arrival]:
     for resource_logs in request.resource_logs:
         for scope_logs in resource_logs.scope_logs:
             for log in scope_logs.log_records:
-                if not (log.trace_id and log.span_id and is_genai_input(_event_name(log))):
+                trace_id = log.trace_id  # read once: each read of a bytes field builds a new object
+                if not (trace_id and log.span_id and is_genai_input(_event_name(log))):
                     continue
                 record = log_event_record(log, reader)
                 if record is None:
                     continue
-                arrival = arrivals.setdefault(log.trace_id, Arrival())
+                arrival = arrivals.get(trace_id)
+                if arrival is None:  # not ``setdefault``: it would build an Arrival for every record
+                    arrival = arrivals[trace_id] = Arrival()
                 arrival.logs.append(record)
                 arrival.size += log_event_bytes(record)
     return arrivals

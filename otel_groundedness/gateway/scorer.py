@@ -15,19 +15,13 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from opentelemetry.proto.common.v1.common_pb2 import InstrumentationScope
-from opentelemetry.proto.logs.v1.logs_pb2 import LogRecord
 from opentelemetry.proto.resource.v1.resource_pb2 import Resource
 from opentelemetry.proto.trace.v1.trace_pb2 import Span
 
 from otel_groundedness.core import score_trace
 from otel_groundedness.gateway.export_queue import ExportQueue, Outgoing
 from otel_groundedness.gateway.gateway_metrics import GatewayMetrics
-from otel_groundedness.gateway.otlp_out import (
-    evaluation_record,
-    logs_request,
-    trace_request,
-    write_evaluation,
-)
+from otel_groundedness.gateway.otlp_out import logs_request, scored_output, trace_request
 from otel_groundedness.gateway.trace_buffer import HeldTrace, Origin, TraceBuffer
 from otel_groundedness.gateway.write_ahead_log import Part, WriteAheadLog
 from otel_groundedness.otlp.codec import span_record
@@ -96,7 +90,7 @@ class Scorer:
 
     def _release(self, traces: Iterable[HeldTrace], score_until: float) -> None:
         spans: list[tuple[Origin, bytes]] = []
-        records: list[tuple[Origin, LogRecord]] = []
+        records: list[tuple[Origin, bytes]] = []
         parts: list[Part] = []
         size = 0
         # Resource attributes and scope name as read, by origin: the traces of one request share them.
@@ -121,7 +115,7 @@ class Scorer:
 
     def _score(
         self, trace: HeldTrace, encoded: list[bytes], origins: dict[int, tuple[dict[str, Any], str]]
-    ) -> list[tuple[Origin, LogRecord]]:
+    ) -> list[tuple[Origin, bytes]]:
         """Score ``trace``; the scored spans' entries in ``encoded`` are replaced by the spans with
         their evaluation (the others leave as they came)."""
         if not trace.spans:
@@ -156,15 +150,15 @@ class Scorer:
         now_ns = self._wall_clock_ns()
         output = []
         for turn in scored.scored:
-            span = messages[turn.position]
-            encoded[turn.position] = write_evaluation(span, encoded[turn.position], turn.evaluation)
-            output.append(
-                (trace.spans[turn.position].origin, evaluation_record(span, turn.evaluation, now_ns))
+            at = turn.position
+            encoded[at], record = scored_output(
+                messages[at], encoded[at], turn.source.attributes, turn.evaluation, now_ns
             )
+            output.append((trace.spans[at].origin, record))
         return output
 
     def _queue_output(
-        self, spans: list[tuple[Origin, bytes]], records: list[tuple[Origin, LogRecord]], parts: list[Part]
+        self, spans: list[tuple[Origin, bytes]], records: list[tuple[Origin, bytes]], parts: list[Part]
     ) -> None:
         items = []
         if spans:

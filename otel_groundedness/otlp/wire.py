@@ -86,10 +86,21 @@ def _size(pieces: list[bytes]) -> int:
 def key_values_field(number: int, attributes: Mapping[str, Any]) -> bytes:
     """The repeated ``KeyValue`` field ``number`` holding ``attributes`` in the mapping's order, as
     ``values.add_key_values`` writes them: merged into a message, it appends them."""
-    if not attributes:
+    return repeated_field(number, key_values(attributes))
+
+
+def key_values(attributes: Mapping[str, Any]) -> list[bytes]:
+    """Each attribute as an encoded ``KeyValue`` with its length before it, in the mapping's order:
+    ``repeated_field`` makes them a field of any message (attributes written twice, encoded once)."""
+    return [_key_value(key, value) for key, value in attributes.items()]
+
+
+def repeated_field(number: int, items: Sequence[bytes]) -> bytes:
+    """The repeated message field ``number`` holding ``items``, each its length and encoding."""
+    if not items:
         return b""
     tag = varint(number << 3 | _LENGTH_DELIMITED)
-    return tag + tag.join([_key_value(key, value) for key, value in attributes.items()])
+    return tag + tag.join(items)
 
 
 def _key_value(key: str, value: Any) -> bytes:

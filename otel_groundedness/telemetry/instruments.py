@@ -12,7 +12,6 @@ spans only) gives its data points exemplars that lead to the turn's trace.
 
 from __future__ import annotations
 
-import collections
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -150,11 +149,12 @@ class GroundednessInstruments:
         if report.score is not None and report.label not in _UNSCORED_LABELS:
             self._histograms[names.METRIC_SCORE.name].record(report.score, labels.score, measured_in)
         atoms = self._counters[names.METRIC_ATOMS.name]
-        # One add per (kind, verdict), not per atom.
-        tally = collections.Counter(
-            (verdict.kind, verdict.verdict)
-            for verdict in (*report.supported, *report.contradicted, *report.unsupported)
-        )
+        # One add per (kind, verdict), not per atom; a dict, not a ``Counter`` (whose constructor
+        # costs more than counting a turn's few atoms).
+        tally: dict[tuple[str, str], int] = {}
+        for verdict in (*report.supported, *report.contradicted, *report.unsupported):
+            key = (verdict.kind, verdict.verdict)
+            tally[key] = tally.get(key, 0) + 1
         for kind_verdict, count in tally.items():
             atoms.add_series(labels.atoms(kind_verdict), count, measured_in)
         if report.budget_exceeded:

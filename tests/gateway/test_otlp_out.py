@@ -13,12 +13,7 @@ from opentelemetry.proto.trace.v1.trace_pb2 import Span
 
 from otel_groundedness.core import Evaluation, evaluate
 from otel_groundedness.evaluator import describe
-from otel_groundedness.gateway.otlp_out import (
-    evaluation_record,
-    logs_request,
-    trace_request,
-    write_evaluation,
-)
+from otel_groundedness.gateway.otlp_out import logs_request, scored_output, trace_request
 from otel_groundedness.gateway.trace_buffer import Origin
 from otel_groundedness.otlp.values import ValueReader, add_key_values, set_any_value
 from otel_groundedness.records import Turn, TurnContext
@@ -35,9 +30,10 @@ def scored(own: dict[str, object], agent: str | None) -> dict[str, object]:
     add_key_values(span.attributes, {"gen_ai.request.model": "gpt-4o", **own})
     context = TurnContext(operation="chat", request_model="gpt-4o", agent_name=agent)
     turn = Turn(1, 2, ANSWER, EVIDENCE, None, context)
-    span = Span.FromString(
-        write_evaluation(span, span.SerializeToString(), evaluate(turn, POLICY, describe(POLICY)))
-    )
+    present = ValueReader().attributes(span.attributes)
+    evaluation = evaluate(turn, POLICY, describe(POLICY))
+    written, _ = scored_output(span, span.SerializeToString(), present, evaluation, 1)
+    span = Span.FromString(written)
     keys = [item.key for item in span.attributes]
     assert len(keys) == len(set(keys))  # every key once
     return ValueReader().attributes(span.attributes)
@@ -91,9 +87,9 @@ def test_a_trace_request_joined_from_encoded_spans_is_the_request_built_of_them(
 def test_a_logs_request_puts_each_record_under_its_resource_in_the_products_scope() -> None:
     shop, bank = origin("shop", "openai"), origin("bank", "x", "s/1")
     records = [
-        (shop, LogRecord(event_name="a")),
-        (bank, LogRecord(event_name="b")),
-        (shop, LogRecord(event_name="c")),
+        (shop, LogRecord(event_name="a").SerializeToString()),
+        (bank, LogRecord(event_name="b").SerializeToString()),
+        (shop, LogRecord(event_name="c").SerializeToString()),
     ]
 
     joined = ExportLogsServiceRequest.FromString(logs_request(records))
@@ -128,13 +124,30 @@ def reference_evaluation(span: Span, evaluation: Evaluation) -> None:
     add_key_values(event.attributes, evaluation.event_attributes)
 
 
+def reference_record(span: Span, evaluation: Evaluation, now_ns: int) -> bytes:
+    """The evaluation record built field by field with protobuf's API, encoded."""
+    record = LogRecord(
+        time_unix_nano=now_ns,
+        observed_time_unix_nano=now_ns,
+        trace_id=span.trace_id,
+        span_id=span.span_id,
+        flags=span.flags & 0xFF,
+        event_name=names.EVENT_EVALUATION_RESULT,
+    )
+    add_key_values(record.attributes, evaluation.event_attributes)
+    return record.SerializeToString()  # type: ignore[no-any-return]
+
+
 @pytest.mark.parametrize("own_label", [False, True])  # with an own label: replaced, encoded again
+@pytest.mark.parametrize("own_agent", [False, True])  # neither: the span's attributes are not walked
 @pytest.mark.parametrize("end_ns", [0, 1_700_000_000_123_456_789])
-def test_the_evaluation_is_written_as_protobufs_api_writes_it(end_ns: int, own_label: bool) -> None:
+def test_the_evaluation_is_written_as_protobufs_api_writes_it(
+    end_ns: int, own_agent: bool, own_label: bool
+) -> None:
     span = Span(
         trace_id=b"\x01" * 16, span_id=b"\x02" * 8, name="chat", end_time_unix_nano=end_ns, flags=0x301
     )
-    own = {"gen_ai.request.model": "gpt-4o", names.ATTR_AGENT_NAME: "own"}
+    own = {"gen_ai.request.model": "gpt-4o", **({names.ATTR_AGENT_NAME: "own"} if own_agent else {})}
     add_key_values(span.attributes, {**own, names.ATTR_LABEL: "stale"} if own_label else own)
     span.events.add(name="gen_ai.choice")
     turn = Turn(1, 2, ANSWER, EVIDENCE, None, TurnContext(agent_name="billing", response_id="r-1"))
@@ -143,14 +156,25 @@ def test_the_evaluation_is_written_as_protobufs_api_writes_it(end_ns: int, own_l
     expected.CopyFrom(span)
     reference_evaluation(expected, evaluation)
 
-    written = Span.FromString(write_evaluation(span, span.SerializeToString(), evaluation))
-    record = evaluation_record(span, evaluation, 7)
+    present = ValueReader().attributes(span.attributes)
+    written, record = scored_output(span, span.SerializeToString(), present, evaluation, 7)
 
-    assert written == expected
-    assert list(record.attributes) == list(expected.events[1].attributes)
-    assert (record.trace_id, record.span_id, record.flags, record.time_unix_nano) == (
-        span.trace_id,
-        span.span_id,
-        0x01,
-        7,
-    )
+    assert Span.FromString(written) == expected
+    assert record == reference_record(span, evaluation, 7)
+    assert LogRecord.FromString(record).flags == 0x01
+
+
+@pytest.mark.parametrize("now_ns", [0, 7, 2**64 - 1])
+@pytest.mark.parametrize("flags", [0, 0x01, 0x301])
+@pytest.mark.parametrize("ids", [(b"", b""), (b"\x01" * 16, b"\x02" * 8)])
+def test_the_evaluation_record_is_the_bytes_protobuf_writes(
+    now_ns: int, flags: int, ids: tuple[bytes, bytes]
+) -> None:
+    """Encoded by hand, zero and empty fields left out as protobuf leaves them out."""
+    span = Span(trace_id=ids[0], span_id=ids[1], name="chat", flags=flags)
+    turn = Turn(1, 2, ANSWER, EVIDENCE, None, TurnContext())
+    evaluation = evaluate(turn, POLICY, describe(POLICY))
+
+    _, record = scored_output(span, span.SerializeToString(), {}, evaluation, now_ns)
+
+    assert record == reference_record(span, evaluation, now_ns)

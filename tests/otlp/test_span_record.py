@@ -31,3 +31,8 @@ def test_every_field_and_event_is_read() -> None:
 
 def _fields(record: SpanRecord) -> dict[str, object]:
     return {name: getattr(record, name) for name in SpanRecord.__slots__}
+
+
+def test_absent_ids_are_read_as_int_id_reads_them() -> None:
+    record = span_record(Span(name="chat"), {}, "", ValueReader())
+    assert (record.trace_id, record.span_id, record.parent_span_id) == (0, 0, None)

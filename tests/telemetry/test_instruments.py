@@ -188,3 +188,20 @@ def test_turns_of_different_labels_or_contexts_count_apart_and_equal_ones_togeth
         for point in metrics[names.METRIC_SCORE.name].data.data_points
     }
     assert scores == {"invoice-agent": 2, "refund-agent": 1}
+
+
+def test_a_turns_atoms_of_one_kind_and_verdict_are_counted_together() -> None:
+    reader = InMemoryMetricReader()
+    instruments = GroundednessInstruments(
+        MeterProvider(metric_readers=[reader]), queue_size=lambda: 0, evaluator=EVALUATOR
+    )
+    first = MIXED.supported[0]
+    report = replace(MIXED, supported=(first, *MIXED.supported, first))
+    instruments.record_evaluation(report, CONTEXT, 0.002)
+    atoms = {
+        (point.attributes[names.ATTR_ATOM_KIND], point.attributes[names.ATTR_ATOM_VERDICT]): point.value
+        for point in collect(reader)[names.METRIC_ATOMS.name].data.data_points
+    }
+    expected = Counter((atom.kind, atom.verdict) for atom in (*report.supported, *report.contradicted))
+    assert atoms == expected
+    assert atoms[(first.kind, first.verdict)] == 3
