@@ -8,13 +8,13 @@ the processor calls on every span, built from the same declarations as the reade
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from otel_groundedness.conventions.registry import GATE_KEYS, LOG_READERS, claimants
 from otel_groundedness.records import LogEventRecord, LogFacts, SpanFacts, SpanRecord
 
-__all__ = ["is_genai_span", "read_log_event", "read_span"]
+__all__ = ["has_gate_key", "is_genai_span", "read_log_event", "read_span"]
 
 _logger = logging.getLogger(__name__)
 
@@ -33,6 +33,12 @@ def is_genai_span(attributes: Mapping[str, Any] | None, name: str = "") -> bool:
     if isinstance(backing, dict):
         return not backing.keys().isdisjoint(GATE_KEYS)
     return any(key in attributes for key in GATE_KEYS)
+
+
+def has_gate_key(keys: Iterable[str]) -> bool:
+    """``is_genai_span`` from attribute keys read one at a time (the gateway's protobuf spans): it
+    stops at the first gate key, so a GenAI span's other keys are never read."""
+    return not GATE_KEYS.isdisjoint(keys)
 
 
 def read_span(span: SpanRecord) -> SpanFacts | None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, TypeGuard
 
-from otel_groundedness.conventions import is_genai_span
-from otel_groundedness.conventions.registry import AGENT_SPAN_NAMES, GATE_KEYS
+from otel_groundedness.conventions import has_gate_key, is_genai_span
+from otel_groundedness.conventions.registry import AGENT_SPAN_NAMES
 from otel_groundedness.telemetry import names
 
 _AGENT_SPAN_PREFIX = "invoke_agent"
@@ -37,9 +37,8 @@ def takes_span(attributes: Mapping[str, Any] | None, span_name: str) -> bool:
 
 def takes_span_keys(keys: Iterable[str], span_name: str) -> bool:
     """``takes_span`` from a span's attribute keys read one at a time (the gateway's protobuf spans):
-    ``is_genai_span``'s rule (a producer's gate key is present) stops at the first gate key, so a
-    GenAI span's other keys are never read, and no mapping is built for the usual span."""
-    return not GATE_KEYS.isdisjoint(keys) or opens_agent(span_name)
+    no mapping is built for the usual span."""
+    return has_gate_key(keys) or opens_agent(span_name)
 
 
 def is_genai_input(event_name: object) -> TypeGuard[str]:

@@ -79,10 +79,9 @@ def write_evaluation(
                 changed = True
             elif key in defaults:
                 replaced.add(key)
-    if replaced:
-        added = {key: value for key, value in {**defaults, **added}.items() if key not in replaced}
-    elif defaults:
-        added = {**defaults, **added}
+    if defaults or replaced:
+        merged = {**defaults, **added}
+        added = {key: value for key, value in merged.items() if key not in replaced} if replaced else merged
     # Stamped at the span end so that viewers draw it inside the span it evaluates.
     event = _EVENT_NAME
     if span.end_time_unix_nano:

@@ -21,7 +21,6 @@ from otel_groundedness.records import LogEventRecord, SpanEventRecord, SpanRecor
 
 _KIND_NAMES = {0: "INTERNAL", 1: "INTERNAL", 2: "SERVER", 3: "CLIENT", 4: "PRODUCER", 5: "CONSUMER"}
 _KIND_NUMBERS = {"INTERNAL": 1, "SERVER": 2, "CLIENT": 3, "PRODUCER": 4, "CONSUMER": 5}
-_from_bytes = int.from_bytes  # of an empty id: 0, as ``int_id``
 
 
 def spans_from_request(
@@ -70,8 +69,8 @@ def log_events_from_request(
 def log_event_record(log: LogRecord, reader: ValueReader) -> LogEventRecord | None:
     """One log record as an event tied to a span; None when it has no span or no event name."""
     return log_event_from_fields(
-        _from_bytes(log.trace_id, "big"),
-        _from_bytes(log.span_id, "big"),
+        int_id(log.trace_id),
+        int_id(log.span_id),
         log.event_name or None,
         reader.attributes(log.attributes),
         reader.value(log.body) if log.HasField("body") else None,
@@ -120,13 +119,12 @@ def log_message(event: LogEventRecord) -> LogRecord:
 
 
 def span_record(span: Span, resource: dict[str, Any], scope: str, reader: ValueReader) -> SpanRecord:
-    # Positional, ids converted inline (``int_id``: an empty id is 0), and no generator for the usual
-    # span without events: the gateway reads every span here.
+    # Positional, and no generator for the usual span without events: the gateway reads every span here.
     events = span.events
     return SpanRecord(
-        _from_bytes(span.trace_id, "big"),
-        _from_bytes(span.span_id, "big"),
-        _from_bytes(span.parent_span_id, "big") or None,
+        int_id(span.trace_id),
+        int_id(span.span_id),
+        int_id(span.parent_span_id) or None,
         span.name,
         _KIND_NAMES.get(span.kind, "INTERNAL"),
         span.start_time_unix_nano,
