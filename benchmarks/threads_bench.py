@@ -91,27 +91,15 @@ def pair_ratio(measure: Callable[[int], float], two_first: bool) -> float:
     return two / one
 
 
-def steal_share() -> Callable[[], float | None]:
-    """A clock of the cores' time taken by the hypervisor (steal): call it at the end for the share
-    since it started; None without /proc/stat."""
-
-    def ticks() -> tuple[int, int] | None:
-        try:
-            with open("/proc/stat") as stat:
-                fields = [int(field) for field in stat.readline().split()[1:]]
-        except (OSError, ValueError):
-            return None
-        return (fields[7], sum(fields)) if len(fields) > 7 else None
-
-    start = ticks()
-
-    def share() -> float | None:
-        end = ticks()
-        if start is None or end is None or end[1] == start[1]:
-            return None
-        return (end[0] - start[0]) / (end[1] - start[1])
-
-    return share
+def cpu_ticks() -> tuple[int, int] | None:
+    """The cores' ticks taken by the hypervisor (steal) and all ticks so far (/proc/stat); None
+    where there is no such file."""
+    try:
+        with open("/proc/stat") as stat:
+            fields = [int(field) for field in stat.readline().split()[1:]]
+    except (OSError, ValueError):
+        return None
+    return (fields[7], sum(fields)) if len(fields) > 7 else None
 
 
 def spread(ratios: list[float]) -> str:
@@ -125,13 +113,13 @@ def main() -> None:
     calls, rounds = (100, 16) if QUICK else (200, 30)
     case = _case()
     _calls(case, 5)  # warm-up
-    stolen = steal_share()
+    ticks_before = cpu_ticks()
     threads, processes = [], []
     for index in range(rounds):
         two_first = bool(index % 2)
         threads.append(pair_ratio(lambda workers: threads_throughput(case, workers, calls), two_first))
         processes.append(pair_ratio(lambda workers: processes_throughput(case, workers, calls), two_first))
-    steal = stolen()
+    ticks_after = cpu_ticks()
     ratio = statistics.median(threads)
     verdict = "PASS" if ratio >= TARGET else "MISS"
     within = statistics.median(thread / process for thread, process in zip(threads, processes, strict=True))
@@ -139,8 +127,14 @@ def main() -> None:
         f"score() case (e), {os.cpu_count()} cores, {rounds} rounds of {calls} calls, 2 workers' calls/s "
         f"over 1's: threads {spread(threads)} (>= {TARGET}) {verdict}; the machine in the same rounds, "
         f"2 processes over 1: {spread(processes)}; threads over processes round by round: median "
-        f"{within:.0%}" + ("" if steal is None else f"; hypervisor steal {steal:.1%} of the cores")
+        f"{within:.0%}{_steal(ticks_before, ticks_after)}"
     )
+
+
+def _steal(before: tuple[int, int] | None, after: tuple[int, int] | None) -> str:
+    if before is None or after is None or after[1] == before[1]:
+        return ""
+    return f"; hypervisor steal {(after[0] - before[0]) / (after[1] - before[1]):.1%} of the cores"
 
 
 if __name__ == "__main__":
